@@ -1,0 +1,1 @@
+//! criterion benchmarks of the mbs workspace (see benches/).

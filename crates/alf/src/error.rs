@@ -1,0 +1,79 @@
+//! Errors of the descriptor-form front-ends: each says when (t), where (the
+//! constraint row's joint or the body) and what.
+
+use thiserror::Error;
+
+/// Why a front-end evaluation, projection or step failed.
+#[derive(Debug, Error)]
+pub enum AlfError {
+    /// The mechanics could not be evaluated at this state.
+    #[error("t = {t}: evaluation failed: {message}")]
+    Evaluation {
+        /// Time.
+        t: f64,
+        /// What failed and where (names the joint or body).
+        message: String,
+    },
+    /// A linear solve failed (singular KKT matrix with redundant constraints, …).
+    #[error("t = {t}: {context}: {source}")]
+    Linalg {
+        /// Time.
+        t: f64,
+        /// Which system was being solved.
+        context: &'static str,
+        /// The backend's error.
+        #[source]
+        source: mbs_linalg::LinalgError,
+    },
+    /// An iteration (multipliers, projection, Newton) did not converge.
+    #[error(
+        "t = {t}: {what} did not converge in {iterations} iterations (last change {change:.3e}, largest violation {violation:.3e} in {location})"
+    )]
+    NotConverged {
+        /// Time.
+        t: f64,
+        /// Which iteration.
+        what: &'static str,
+        /// Iterations done.
+        iterations: usize,
+        /// Norm of the last correction.
+        change: f64,
+        /// Largest constraint violation.
+        violation: f64,
+        /// The constraint with the largest violation.
+        location: String,
+    },
+    /// A non-finite number appeared.
+    #[error("t = {t}: non-finite {quantity} at {location}")]
+    NonFinite {
+        /// Time.
+        t: f64,
+        /// What quantity.
+        quantity: &'static str,
+        /// Which coordinate or constraint.
+        location: String,
+    },
+    /// Bad parameters.
+    #[error("invalid parameter {name} = {value}: {requirement}")]
+    InvalidParameter {
+        /// Name.
+        name: &'static str,
+        /// Value.
+        value: f64,
+        /// Requirement.
+        requirement: &'static str,
+    },
+}
+
+impl AlfError {
+    /// The time at which the error occurred, if any.
+    pub fn time(&self) -> Option<f64> {
+        match self {
+            AlfError::Evaluation { t, .. }
+            | AlfError::Linalg { t, .. }
+            | AlfError::NotConverged { t, .. }
+            | AlfError::NonFinite { t, .. } => Some(*t),
+            AlfError::InvalidParameter { .. } => None,
+        }
+    }
+}

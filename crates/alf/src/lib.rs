@@ -1,0 +1,37 @@
+//! Global descriptor-form front-ends (Bayo–Ledesma 1996; Chiou 1990 sec 5.3;
+//! Pękal–Frączek sec 2):
+//!
+//! - classical Lagrange multipliers, index 1 (eq 4), with optional Baumgarte
+//!   stabilization and Newton–Raphson position correction ([`lagrange`]);
+//! - the augmented Lagrangian formulation, index 1 (eqs 5–8) ([`alf`]);
+//! - mass-orthogonal projections of positions, velocities and accelerations
+//!   (eqs 9–34) in augmented-Lagrangian and KKT form ([`projection`]);
+//! - algorithm ALF-INDEX1: any of the above integrated as an ODE in (q, q̇) with
+//!   projections every k steps ([`index1`]);
+//! - algorithm ALF-INDEX3 (eqs 35–40) with the trapezoidal and midpoint rules
+//!   ([`index3`]);
+//!
+//! over any system implementing [`Descriptor`]; [`mechanism::MechanismDescriptor`]
+//! provides it for an `mbs-model` [`mbs_model::Model`] in absolute coordinates with
+//! Euler parameters and velocities [ṙ, ṗ].
+
+pub mod alf;
+pub mod analytic;
+pub mod descriptor;
+pub mod error;
+pub mod index1;
+pub mod index3;
+pub mod lagrange;
+pub mod leading;
+pub mod params;
+pub mod projection;
+
+pub use alf::{AlfAccelerations, AlfInfo};
+pub use descriptor::{Descriptor, Level};
+pub use error::AlfError;
+pub use index1::{Index1, Index1Stats};
+pub use index3::{AlfIndex3, Index3Params, Index3Stats, Rule};
+pub use lagrange::LagrangeAccelerations;
+pub use leading::LeadingMatrix;
+pub use params::{AlfParams, Baumgarte, Formulation, Projection, ProjectionParams};
+pub use projection::{ProjectionInfo, ProjectionKind, Projector};

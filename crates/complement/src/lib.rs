@@ -1,0 +1,1 @@
+//! Orthogonal/natural complement family and natural partitioning

@@ -1,0 +1,59 @@
+//! What a multibody mechanism *does* at a state: constraint equations Φ, their Jacobian
+//! blocks, Φ_t and γ for every joint and driver; mass matrices, applied and
+//! quadratic-velocity forces, energies; and the global sparse assembly that the
+//! front-ends (ALF, DCA, complement methods, penalty/PCG) reuse without re-deriving any
+//! joint.
+//!
+//! Conventions (NOTATION.md): q per body = [r, p]; v per body = [ṙ, ṗ]
+//! (`Layout::EulerParamsPdot`) or [ṙ, ω'] (`Layout::EulerParamsOmega`);
+//! **Φ_q q̈ = γ**, γ = −(Φ_q q̇)_q q̇ − 2Φ_qt q̇ − Φ_tt; M v̇ + Φ_qᵀ λ = Q.
+//!
+//! Every joint/driver is computed once, as Jacobian blocks with respect to [ṙ; ω'] of
+//! body i and body j ([`ConstraintBlock`]); the [ṙ, ṗ] blocks are derived (ṗ columns =
+//! ω' columns · 2G(p)/‖p‖²); γ is the same in both layouts because
+//! ω̇' = 2Gp̈ + 2Ġṗ and Ġṗ = 0.
+//!
+//! ```
+//! use mbs_constraints::{SystemLayout, Workspace};
+//! use mbs_model::{BodyRef, JointKind, Layout, ModelBuilder, State};
+//! use nalgebra::{DMatrix, Matrix3, Vector3};
+//! let mut b = ModelBuilder::new("pendulum");
+//! b.gravity(Vector3::new(0.0, -9.81, 0.0));
+//! let link = b.body("link", 1.0, Matrix3::from_diagonal_element(0.1));
+//! b.set_initial_pose(link, Vector3::new(0.5, 0.0, 0.0), mbs_kinematics::euler_params::identity());
+//! b.joint_at("pivot", JointKind::Revolute, BodyRef::Ground, BodyRef::Body(link), Vector3::zeros(), Vector3::z());
+//! let model = b.build().unwrap();
+//! let sys = SystemLayout::new(&model, Layout::EulerParamsOmega);
+//! let mut ws = Workspace::new(&sys);
+//! let state = State::initial(&model, Layout::EulerParamsOmega);
+//! ws.evaluate(&model, &sys, &state).unwrap();
+//! let mut phi = vec![0.0; sys.n_rows()];
+//! ws.phi(&sys, &mut phi).unwrap();
+//! assert!(phi.iter().all(|x| x.abs() < 1e-12));
+//! let mut jac = DMatrix::zeros(sys.n_rows(), sys.n_v());
+//! ws.phi_q_dense(&sys, &mut jac).unwrap();
+//! assert_eq!(jac.shape(), (5, 6));
+//! ```
+
+pub mod assembly;
+pub mod block;
+pub mod custom;
+pub mod drivers;
+pub mod error;
+pub mod forces;
+pub mod frame;
+pub mod joints;
+pub mod mass;
+pub mod mobility;
+pub mod primitives;
+pub mod workspace;
+
+pub use assembly::{ConstraintEntry, ConstraintSource, CscPattern, RowRange, SystemLayout};
+pub use block::{ConstraintBlock, MAX_ROWS};
+pub use custom::CustomConstraint;
+pub use error::ConstraintError;
+pub use forces::MIN_SPRING_LENGTH;
+pub use frame::{BodyFrame, update_frames};
+pub use mass::MassBlock;
+pub use mobility::{Mobility, mobility, mobility_with};
+pub use workspace::Workspace;

@@ -1,0 +1,89 @@
+//! Rank-based mobility and redundant-constraint count at a state, from the singular
+//! values of Φ_q in the [ṙ, ω'] layout (no normalization rows), and Grübler's count.
+//!
+//! - Grübler: 6n − (holonomic rows);
+//! - mobility (finite degrees of freedom): 6n − rank(holonomic rows of Φ_q);
+//! - velocity degrees of freedom: 6n − rank(Φ_q) (nonholonomic rows included);
+//! - redundant rows: rows − rank(Φ_q).
+//!
+//! A singular value σ counts toward the rank when σ > tol · max(1, σ_max).
+
+use mbs_model::{Layout, Model, State};
+use nalgebra::DMatrix;
+
+use crate::assembly::SystemLayout;
+use crate::error::ConstraintError;
+use crate::workspace::Workspace;
+
+/// The result of [`mobility`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mobility {
+    /// Number of moving bodies n.
+    pub n_bodies: usize,
+    /// All constraint rows (holonomic + nonholonomic) in the [ṙ, ω'] layout.
+    pub rows: usize,
+    /// Holonomic rows.
+    pub holonomic_rows: usize,
+    /// Rank of Φ_q.
+    pub rank: usize,
+    /// Rank of the holonomic rows of Φ_q.
+    pub rank_holonomic: usize,
+    /// 6n − rank(holonomic rows).
+    pub mobility: i64,
+    /// 6n − rank(Φ_q).
+    pub velocity_dof: i64,
+    /// rows − rank(Φ_q).
+    pub redundant: usize,
+    /// Grübler's count 6n − holonomic rows.
+    pub grubler: i64,
+}
+
+fn rank(m: &DMatrix<f64>, tol: f64) -> usize {
+    if m.nrows() == 0 || m.ncols() == 0 {
+        return 0;
+    }
+    let sv = m.clone().svd(false, false).singular_values;
+    let smax = sv.max().max(1.0);
+    sv.iter().filter(|&&s| s > tol * smax).count()
+}
+
+/// Mobility of `model` at `state` (any layout; converted to [ṙ, ω']), with relative
+/// rank tolerance `tol` (e.g. 1e-9). Allocates (an analysis, not a per-step call).
+pub fn mobility(model: &Model, state: &State, tol: f64) -> Result<Mobility, ConstraintError> {
+    let sys = SystemLayout::new(model, Layout::EulerParamsOmega);
+    mobility_with(model, &sys, &state.to_layout(Layout::EulerParamsOmega), tol)
+}
+
+/// [`mobility`] for an assembly in the [ṙ, ω'] layout (custom constraints included).
+pub fn mobility_with(
+    model: &Model,
+    sys: &SystemLayout,
+    state: &State,
+    tol: f64,
+) -> Result<Mobility, ConstraintError> {
+    if sys.layout() != Layout::EulerParamsOmega {
+        return Err(ConstraintError::LayoutMismatch {
+            expected: Layout::EulerParamsOmega,
+            got: sys.layout(),
+        });
+    }
+    let mut ws = Workspace::new(sys);
+    ws.evaluate_constraints(model, sys, state)?;
+    let mut jac = DMatrix::zeros(sys.n_rows(), sys.n_v());
+    ws.phi_q_dense(sys, &mut jac)?;
+    let nh = sys.n_holonomic();
+    let r_all = rank(&jac, tol);
+    let r_hol = rank(&jac.rows(0, nh).into_owned(), tol);
+    let n6 = 6 * sys.n_bodies() as i64;
+    Ok(Mobility {
+        n_bodies: sys.n_bodies(),
+        rows: sys.n_rows(),
+        holonomic_rows: nh,
+        rank: r_all,
+        rank_holonomic: r_hol,
+        mobility: n6 - r_hol as i64,
+        velocity_dof: n6 - r_all as i64,
+        redundant: sys.n_rows() - r_all,
+        grubler: n6 - nh as i64,
+    })
+}

@@ -1,0 +1,1 @@
+//! ALF-DCA: divide-and-conquer with augmented Lagrangian and projections

@@ -1,0 +1,1 @@
+//! Hamiltonian divide-and-conquer in joint coordinates and momenta

@@ -1,0 +1,96 @@
+//! Helpers shared by the integrators: output-time bookkeeping, norms, checks.
+
+use crate::error::Error;
+
+/// Unit roundoff `ε` of `f64`.
+pub(crate) const EPS: f64 = f64::EPSILON;
+
+/// Smallest admissible step at `t`: MATLAB's `hmin = 16 eps(t)`.
+#[inline]
+pub(crate) fn h_min(t: f64) -> f64 {
+    16.0 * (EPS * t.abs()).max(f64::MIN_POSITIVE)
+}
+
+/// `x > 0` and finite (false for NaN).
+#[inline]
+pub(crate) fn positive(x: f64) -> bool {
+    x > 0.0 && x.is_finite()
+}
+
+#[inline]
+pub(crate) fn all_finite(y: &[f64]) -> bool {
+    y.iter().all(|v| v.is_finite())
+}
+
+/// Direction of integration, `+1` or `−1`.
+#[inline]
+pub(crate) fn direction(t0: f64, t_end: f64) -> f64 {
+    if t_end >= t0 { 1.0 } else { -1.0 }
+}
+
+/// Check the requested output times: finite, monotone in the direction of
+/// integration and inside `[t0, t_end]`.
+pub(crate) fn validate_span(t0: f64, t_end: f64, t_out: &[f64]) -> Result<(), Error> {
+    if !t0.is_finite() || !t_end.is_finite() {
+        return Err(Error::InvalidInput("t0 and t_end must be finite".into()));
+    }
+    let dir = direction(t0, t_end);
+    let mut prev = t0;
+    for &t in t_out {
+        if !t.is_finite() || dir * (t - prev) < 0.0 || dir * (t - t_end) > 0.0 {
+            return Err(Error::InvalidInput(format!(
+                "output time {t} is not monotone inside [{t0}, {t_end}]"
+            )));
+        }
+        prev = t;
+    }
+    Ok(())
+}
+
+pub(crate) fn check_dim(what: &str, got: usize, want: usize) -> Result<(), Error> {
+    if got == want {
+        Ok(())
+    } else {
+        Err(Error::InvalidInput(format!(
+            "{what} has length {got}, expected {want}"
+        )))
+    }
+}
+
+/// Cursor over the requested output times.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct OutCursor {
+    pub next: usize,
+}
+
+impl OutCursor {
+    /// Output times strictly before `t_new` (in the direction `dir`) that are
+    /// still pending: returns the next one and advances.
+    #[inline]
+    pub fn next_before(&mut self, t_out: &[f64], dir: f64, t_new: f64) -> Option<f64> {
+        match t_out.get(self.next) {
+            Some(&t) if dir * (t - t_new) < 0.0 => {
+                self.next += 1;
+                Some(t)
+            }
+            _ => None,
+        }
+    }
+    /// Output times equal to `t_new` (may be repeated).
+    #[inline]
+    pub fn next_at(&mut self, t_out: &[f64], t_new: f64) -> Option<f64> {
+        match t_out.get(self.next) {
+            Some(&t) if t == t_new => {
+                self.next += 1;
+                Some(t)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Whether the projection hook is due after `accepted` accepted steps.
+#[inline]
+pub(crate) fn projection_due(project_every: usize, accepted: usize) -> bool {
+    project_every > 0 && accepted.is_multiple_of(project_every)
+}

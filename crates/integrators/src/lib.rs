@@ -1,0 +1,51 @@
+//! ODE integrators for `mbs`: RK45, RK23, variable-order Adams, implicit
+//! midpoint/trapezoidal, central difference, two-stage staggered.
+//!
+//! The crate knows nothing about mechanics. It integrates `y' = f(t, y)` for
+//! any [`OdeSystem`], and second-order systems split into positions and
+//! velocities for any [`PartitionedSystem`].
+//!
+//! | integrator | type | source |
+//! |---|---|---|
+//! | Dormand–Prince 5(4), FSAL, dense output | [`EmbeddedRk::rk45`] | MATLAB `ode45` (Shampine–Reichelt 1997) |
+//! | Bogacki–Shampine 3(2), FSAL, dense output | [`EmbeddedRk::rk23`] | MATLAB `ode23` |
+//! | Adams–Bashforth–Moulton PECE, orders 1–12 | [`Adams`] | Shampine–Gordon DE/STEP, MATLAB `ode113` |
+//! | implicit midpoint / trapezoidal + Newton | [`ImplicitIntegrator`] | Bayo–Ledesma 1996 (ALF, ALF-INDEX1/3) |
+//! | half-station central difference | [`CentralDifference`] | Chiou 1990, eq 5.5.2.1 |
+//! | two-stage staggered explicit–implicit | [`TwoStageStaggered`] | Chiou 1990, sec 5.5.2–5.5.5 |
+//!
+//! Common conventions:
+//! * every integrator has a `Params` type with `Default`, reports an [`Info`]
+//!   and fails with an [`Error`] that carries the time; after an error the last
+//!   accepted state stays available (`t()`, `y()` or `x()`/`v()`);
+//! * all work vectors are allocated at construction: a step allocates nothing
+//!   (checked by `tests/no_alloc.rs` with a counting allocator);
+//! * an [`Observer`] receives every accepted step (and may stop the run) and
+//!   the solution at requested output times (dense output where available);
+//! * the system's projection hook runs every `project_every` accepted steps
+//!   and is counted in [`Info::projections`].
+//!
+//! # Work–precision (acceptance 2): Kepler orbit, e = 0.6, one period
+//!
+//! See the table in [`kepler`](crate#kepler-table) below, produced by
+//! `tests/kepler.rs` (`cargo test -p mbs-integrators --test kepler -- --nocapture`).
+#![doc = include_str!("../docs/results.md")]
+
+mod adams;
+mod common;
+mod error;
+mod implicit;
+mod lu;
+mod rk;
+mod staggered;
+mod system;
+
+pub use adams::{Adams, MAX_ORDER, Params as AdamsParams};
+pub use error::{Error, SystemError};
+pub use implicit::{
+    ImplicitIntegrator, ImplicitRule, ImplicitStepSolver, Newton, NewtonParams,
+    Params as ImplicitParams, StepRequest, trapezoidal_second_order,
+};
+pub use rk::{EmbeddedRk, Method as RkMethod, Params as RkParams};
+pub use staggered::{CentralDifference, Params as StaggeredParams, TwoStageStaggered};
+pub use system::{AbsTol, Info, Observer, OdeSystem, PartitionedSystem, Recorder};

@@ -1,0 +1,510 @@
+//! Embedded explicit Runge–Kutta pairs with error control as in MATLAB's
+//! `ode45` and `ode23` (Shampine & Reichelt, *The MATLAB ODE Suite*, SIAM J.
+//! Sci. Comput. 18 (1997) 1–22):
+//!
+//! * [`Method::DormandPrince45`]: Dormand & Prince 5(4), 7 stages, FSAL, local
+//!   extrapolation (the 5th-order result is propagated), 4th-order continuous
+//!   extension (the `ntrp45` interpolant);
+//! * [`Method::BogackiShampine23`]: Bogacki & Shampine 3(2), 4 stages, FSAL,
+//!   cubic Hermite continuous extension (`ntrp23`).
+//!
+//! Error control (Shampine–Reichelt sec 2–3): with `e = h Σ Eⱼ kⱼ` the
+//! difference of the two embedded solutions, a step is accepted when
+//! `max_i |e_i| / max(rtol · max(|y_i|, |y_new,i|), atol_i) ≤ 1`, i.e. the
+//! mixed test of `ode45` with `threshold = atol/rtol`. After a failure the step
+//! shrinks by `max(0.1, 0.8 (1/err)^{1/(p+1)})` (first failure) or halves
+//! (repeated failures); after a success without failure it grows by
+//! `1 / (1.25 err^{1/(p+1)})`, at most 5×. The first step is
+//! `min(hmax, |tspan|, 0.8 rtol^{1/(p+1)} / ‖f₀ / max(|y₀|, atol/rtol)‖∞)`, and
+//! `hmax` defaults to `|tspan| / 10`, all as in `ode45.m`/`ode23.m`.
+
+use crate::common::{
+    OutCursor, all_finite, check_dim, direction, h_min, positive, projection_due, validate_span,
+};
+use crate::error::{AtTime, Error};
+use crate::system::{AbsTol, Info, Observer, OdeSystem};
+
+/// A Butcher tableau of an FSAL embedded pair with a continuous extension.
+#[derive(Debug)]
+struct Tableau {
+    /// Nodes `c_s`.
+    c: &'static [f64],
+    /// Rows `a_{s,j}`, `j < s`, for stages `1..S` (the last row is `b`, FSAL).
+    a: &'static [&'static [f64]],
+    /// Error coefficients `E = b − b̂`.
+    e: &'static [f64],
+    /// Continuous extension: `y(t + θh) = y + h Σ_s k_s Σ_m bi[s][m] θ^{m+1}`.
+    bi: &'static [&'static [f64]],
+    /// Exponent of the step-size controller, `1/(p+1)` with `p` the lower order.
+    pow: f64,
+    /// Order of the propagated solution.
+    order: usize,
+}
+
+/// Dormand & Prince (1980) 5(4), coefficients as in MATLAB `ode45.m`.
+static DP45: Tableau = Tableau {
+    c: &[0.0, 1.0 / 5.0, 3.0 / 10.0, 4.0 / 5.0, 8.0 / 9.0, 1.0, 1.0],
+    a: &[
+        &[],
+        &[1.0 / 5.0],
+        &[3.0 / 40.0, 9.0 / 40.0],
+        &[44.0 / 45.0, -56.0 / 15.0, 32.0 / 9.0],
+        &[
+            19372.0 / 6561.0,
+            -25360.0 / 2187.0,
+            64448.0 / 6561.0,
+            -212.0 / 729.0,
+        ],
+        &[
+            9017.0 / 3168.0,
+            -355.0 / 33.0,
+            46732.0 / 5247.0,
+            49.0 / 176.0,
+            -5103.0 / 18656.0,
+        ],
+        &[
+            35.0 / 384.0,
+            0.0,
+            500.0 / 1113.0,
+            125.0 / 192.0,
+            -2187.0 / 6784.0,
+            11.0 / 84.0,
+        ],
+    ],
+    e: &[
+        71.0 / 57600.0,
+        0.0,
+        -71.0 / 16695.0,
+        71.0 / 1920.0,
+        -17253.0 / 339200.0,
+        22.0 / 525.0,
+        -1.0 / 40.0,
+    ],
+    // MATLAB ntrp45.m, matrix BI (columns multiply θ, θ², θ³, θ⁴).
+    bi: &[
+        &[1.0, -183.0 / 64.0, 37.0 / 12.0, -145.0 / 128.0],
+        &[0.0, 0.0, 0.0, 0.0],
+        &[0.0, 1500.0 / 371.0, -1000.0 / 159.0, 1000.0 / 371.0],
+        &[0.0, -125.0 / 32.0, 125.0 / 12.0, -375.0 / 64.0],
+        &[0.0, 9477.0 / 3392.0, -729.0 / 106.0, 25515.0 / 6784.0],
+        &[0.0, -11.0 / 7.0, 11.0 / 3.0, -55.0 / 28.0],
+        &[0.0, 3.0 / 2.0, -4.0, 5.0 / 2.0],
+    ],
+    pow: 1.0 / 5.0,
+    order: 5,
+};
+
+/// Bogacki & Shampine (1989) 3(2), coefficients as in MATLAB `ode23.m`.
+static BS23: Tableau = Tableau {
+    c: &[0.0, 1.0 / 2.0, 3.0 / 4.0, 1.0],
+    a: &[
+        &[],
+        &[1.0 / 2.0],
+        &[0.0, 3.0 / 4.0],
+        &[2.0 / 9.0, 1.0 / 3.0, 4.0 / 9.0],
+    ],
+    e: &[-5.0 / 72.0, 1.0 / 12.0, 1.0 / 9.0, -1.0 / 8.0],
+    // MATLAB ntrp23.m, matrix BI (columns multiply θ, θ², θ³).
+    bi: &[
+        &[1.0, -4.0 / 3.0, 5.0 / 9.0],
+        &[0.0, 1.0, -2.0 / 3.0],
+        &[0.0, 4.0 / 3.0, -8.0 / 9.0],
+        &[0.0, -1.0, 1.0],
+    ],
+    pow: 1.0 / 3.0,
+    order: 3,
+};
+
+/// Which embedded pair.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// Dormand–Prince 5(4), as MATLAB `ode45`.
+    DormandPrince45,
+    /// Bogacki–Shampine 3(2), as MATLAB `ode23`.
+    BogackiShampine23,
+}
+
+impl Method {
+    fn tableau(self) -> &'static Tableau {
+        match self {
+            Method::DormandPrince45 => &DP45,
+            Method::BogackiShampine23 => &BS23,
+        }
+    }
+    /// Order of the propagated solution (5 or 3).
+    pub fn order(self) -> usize {
+        self.tableau().order
+    }
+}
+
+/// Parameters of [`EmbeddedRk`]. Defaults are MATLAB's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Params {
+    /// Relative tolerance (default `1e-3`; raised to `100 ε` if smaller).
+    pub rtol: f64,
+    /// Absolute tolerance (default `1e-6`).
+    pub atol: AbsTol,
+    /// Initial step; `None` selects it as `ode45` does.
+    pub h0: Option<f64>,
+    /// Largest step; `None` means `|t_end − t0| / 10`.
+    pub h_max: Option<f64>,
+    /// Fixed step size: no error control, the last step ends at `t_end`.
+    pub fixed_step: Option<f64>,
+    /// Maximum number of accepted + rejected steps.
+    pub max_steps: usize,
+    /// Call [`OdeSystem::project`] every `project_every` accepted steps
+    /// (`0`: never).
+    pub project_every: usize,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Self {
+            rtol: 1e-3,
+            atol: AbsTol::Scalar(1e-6),
+            h0: None,
+            h_max: None,
+            fixed_step: None,
+            max_steps: 10_000_000,
+            project_every: 1,
+        }
+    }
+}
+
+impl Params {
+    /// Defaults with `rtol` and a scalar `atol`.
+    pub fn with_tol(rtol: f64, atol: f64) -> Self {
+        Self {
+            rtol,
+            atol: AbsTol::Scalar(atol),
+            ..Self::default()
+        }
+    }
+    /// Defaults with a fixed step `h` (no error control).
+    pub fn fixed(h: f64) -> Self {
+        Self {
+            fixed_step: Some(h),
+            ..Self::default()
+        }
+    }
+}
+
+/// An embedded explicit Runge–Kutta integrator (`ode45`/`ode23`-like).
+///
+/// All work vectors are allocated by [`new`](Self::new); a step allocates
+/// nothing.
+#[derive(Debug, Clone)]
+pub struct EmbeddedRk {
+    method: Method,
+    tab: &'static Tableau,
+    params: Params,
+    n: usize,
+    /// Stage derivatives `k_s`.
+    k: Vec<Vec<f64>>,
+    y: Vec<f64>,
+    y_new: Vec<f64>,
+    y_out: Vec<f64>,
+    t: f64,
+    info: Info,
+}
+
+impl EmbeddedRk {
+    /// An integrator for systems of dimension `n`.
+    pub fn new(method: Method, n: usize, params: Params) -> Self {
+        let tab = method.tableau();
+        Self {
+            method,
+            tab,
+            params,
+            n,
+            k: vec![vec![0.0; n]; tab.c.len()],
+            y: vec![0.0; n],
+            y_new: vec![0.0; n],
+            y_out: vec![0.0; n],
+            t: 0.0,
+            info: Info::default(),
+        }
+    }
+    /// Dormand–Prince 5(4) (`ode45`).
+    pub fn rk45(n: usize, params: Params) -> Self {
+        Self::new(Method::DormandPrince45, n, params)
+    }
+    /// Bogacki–Shampine 3(2) (`ode23`).
+    pub fn rk23(n: usize, params: Params) -> Self {
+        Self::new(Method::BogackiShampine23, n, params)
+    }
+    /// The method.
+    pub fn method(&self) -> Method {
+        self.method
+    }
+    /// Parameters (may be changed between integrations).
+    pub fn params_mut(&mut self) -> &mut Params {
+        &mut self.params
+    }
+    /// Time of the last accepted state.
+    pub fn t(&self) -> f64 {
+        self.t
+    }
+    /// Last accepted state (also after an error).
+    pub fn y(&self) -> &[f64] {
+        &self.y
+    }
+    /// Statistics of the last (or current) integration.
+    pub fn info(&self) -> Info {
+        self.info
+    }
+
+    /// Integrate `y' = f(t, y)` from `(t0, y0)` to `t_end`.
+    ///
+    /// `t_out` lists requested output times (monotone, inside `[t0, t_end]`),
+    /// delivered to [`Observer::sample`] through the continuous extension;
+    /// every accepted step is delivered to [`Observer::step`]. On error the
+    /// last accepted state stays in [`t`](Self::t)/[`y`](Self::y).
+    pub fn integrate<S: OdeSystem + ?Sized, O: Observer + ?Sized>(
+        &mut self,
+        sys: &mut S,
+        t0: f64,
+        y0: &[f64],
+        t_end: f64,
+        t_out: &[f64],
+        obs: &mut O,
+    ) -> Result<Info, Error> {
+        let n = self.n;
+        check_dim("y0", y0.len(), n)?;
+        check_dim("system dimension", sys.dim(), n)?;
+        validate_span(t0, t_end, t_out)?;
+        self.params.atol.validate(n)?;
+        if !positive(self.params.rtol) {
+            return Err(Error::InvalidInput("rtol must be positive".into()));
+        }
+        let rtol = self.params.rtol.max(100.0 * crate::common::EPS);
+        let tab = self.tab;
+        let stages = tab.c.len();
+        let pow = tab.pow;
+        let fixed = self.params.fixed_step;
+        if let Some(h) = fixed
+            && !positive(h)
+        {
+            return Err(Error::InvalidInput("fixed step must be positive".into()));
+        }
+
+        self.info = Info::default();
+        self.t = t0;
+        self.y.copy_from_slice(y0);
+        let mut cursor = OutCursor::default();
+        while let Some(t) = cursor.next_at(t_out, t0) {
+            obs.sample(t, y0);
+        }
+        if t_end == t0 {
+            return Ok(self.info);
+        }
+        let dir = direction(t0, t_end);
+        let span = (t_end - t0).abs();
+        let h_max = self.params.h_max.unwrap_or(0.1 * span).min(span);
+
+        sys.rhs(t0, &self.y, &mut self.k[0]).at(t0)?;
+        self.info.rhs_evals += 1;
+        if !all_finite(&self.k[0]) || !all_finite(&self.y) {
+            return Err(Error::NonFinite { t: t0 });
+        }
+
+        // Initial step (ode45.m): rh = ‖f₀ / max(|y₀|, threshold)‖∞ / (0.8 rtol^pow).
+        let mut absh = if let Some(h) = fixed {
+            h
+        } else if let Some(h0) = self.params.h0 {
+            h0.abs().min(h_max)
+        } else {
+            let mut rh: f64 = 0.0;
+            for i in 0..n {
+                let thr = self.params.atol.get(i) / rtol;
+                let wt = self.y[i].abs().max(thr).max(f64::MIN_POSITIVE);
+                rh = rh.max((self.k[0][i] / wt).abs());
+            }
+            rh /= 0.8 * rtol.powf(pow);
+            let mut absh = h_max;
+            if absh * rh > 1.0 {
+                absh = 1.0 / rh;
+            }
+            absh.max(h_min(t0))
+        };
+
+        let last = stages - 1;
+        loop {
+            let t = self.t;
+            let hmin = h_min(t);
+            let remaining = (t_end - t).abs();
+            let mut done = false;
+            if fixed.is_some() {
+                if remaining <= absh * (1.0 + 1e-10) {
+                    absh = remaining;
+                    done = true;
+                }
+            } else {
+                absh = absh.min(h_max).max(hmin);
+                if 1.1 * absh >= remaining {
+                    absh = remaining;
+                    done = true;
+                }
+            }
+            let mut h = dir * absh;
+            let mut no_failed = true;
+            let err = loop {
+                if self.info.accepted_steps + self.info.rejected_steps >= self.params.max_steps {
+                    return Err(Error::TooManySteps {
+                        t,
+                        max_steps: self.params.max_steps,
+                    });
+                }
+                // Stages: Y_s = y + h Σ_j a_sj k_j,  k_s = f(t + c_s h, Y_s).
+                for s in 1..stages {
+                    let (done_k, rest) = self.k.split_at_mut(s);
+                    let row = tab.a[s];
+                    for i in 0..n {
+                        let mut acc = 0.0;
+                        for (j, a) in row.iter().enumerate() {
+                            acc += a * done_k[j][i];
+                        }
+                        self.y_new[i] = self.y[i] + h * acc;
+                    }
+                    let ts = if s == last && done {
+                        t_end
+                    } else {
+                        t + tab.c[s] * h
+                    };
+                    sys.rhs(ts, &self.y_new, &mut rest[0]).at(ts)?;
+                    self.info.rhs_evals += 1;
+                }
+                // After the loop y_new holds the last stage argument = the
+                // propagated solution (FSAL: last row of a is b).
+                let finite = all_finite(&self.y_new) && all_finite(&self.k[last]);
+                if fixed.is_some() {
+                    if !finite {
+                        return Err(Error::NonFinite { t });
+                    }
+                    break 0.0;
+                }
+                let mut err: f64 = 0.0;
+                for i in 0..n {
+                    let mut e = 0.0;
+                    for s in 0..stages {
+                        e += tab.e[s] * self.k[s][i];
+                    }
+                    let sc = (rtol * self.y[i].abs().max(self.y_new[i].abs()))
+                        .max(self.params.atol.get(i))
+                        .max(f64::MIN_POSITIVE);
+                    err = err.max((e / sc).abs());
+                }
+                err *= absh;
+                if finite && err <= 1.0 {
+                    break err;
+                }
+                // Rejected step.
+                self.info.rejected_steps += 1;
+                if absh <= hmin {
+                    return Err(if finite {
+                        Error::StepSizeUnderflow {
+                            t,
+                            h: absh,
+                            h_min: hmin,
+                        }
+                    } else {
+                        Error::NonFinite { t }
+                    });
+                }
+                if no_failed && finite {
+                    no_failed = false;
+                    absh = hmin.max(absh * 0.1f64.max(0.8 * (1.0 / err).powf(pow)));
+                } else {
+                    no_failed = false;
+                    absh = hmin.max(0.5 * absh);
+                }
+                h = dir * absh;
+                done = false;
+            };
+            self.info.accepted_steps += 1;
+            let t_new = if done { t_end } else { t + h };
+
+            // Dense output strictly inside the step (before any projection).
+            while let Some(ts) = cursor.next_before(t_out, dir, t_new) {
+                let theta = (ts - t) / h;
+                for i in 0..n {
+                    let mut acc = 0.0;
+                    for s in 0..stages {
+                        let bi = tab.bi[s];
+                        let mut p = 0.0;
+                        for m in (0..bi.len()).rev() {
+                            p = (p + bi[m]) * theta;
+                        }
+                        acc += p * self.k[s][i];
+                    }
+                    self.y_out[i] = self.y[i] + h * acc;
+                }
+                obs.sample(ts, &self.y_out);
+            }
+
+            std::mem::swap(&mut self.y, &mut self.y_new);
+            self.t = t_new;
+            self.k.swap(0, last); // FSAL
+            if projection_due(self.params.project_every, self.info.accepted_steps) {
+                self.info.projections += 1;
+                if sys.project(t_new, &mut self.y).at(t_new)? {
+                    self.info.projections_applied += 1;
+                    sys.rhs(t_new, &self.y, &mut self.k[0]).at(t_new)?;
+                    self.info.rhs_evals += 1;
+                }
+            }
+            while let Some(ts) = cursor.next_at(t_out, t_new) {
+                obs.sample(ts, &self.y);
+            }
+            if obs.step(t_new, &self.y).is_break() {
+                self.info.stopped = true;
+                return Ok(self.info);
+            }
+            if done {
+                return Ok(self.info);
+            }
+            if fixed.is_none() && no_failed {
+                // ode45.m: temp = 1.25 (err/rtol)^pow; grow at most 5×.
+                let temp = 1.25 * err.powf(pow);
+                if temp > 0.2 {
+                    absh /= temp;
+                } else {
+                    absh *= 5.0;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The continuous extensions reproduce the step end point and the FSAL
+    /// derivative: Σ_m bi[s][m] = b_s and Σ_m (m+1) bi[s][m] = δ_{s,last}.
+    #[test]
+    fn continuous_extensions_match_end_point() {
+        for tab in [&DP45, &BS23] {
+            let last = tab.c.len() - 1;
+            for s in 0..tab.c.len() {
+                let b = tab.a[last].get(s).copied().unwrap_or(0.0);
+                let sum: f64 = tab.bi[s].iter().sum();
+                assert!((sum - b).abs() < 1e-14, "stage {s}: {sum} vs {b}");
+                let der: f64 = tab.bi[s]
+                    .iter()
+                    .enumerate()
+                    .map(|(m, v)| (m + 1) as f64 * v)
+                    .sum();
+                let want = if s == last { 1.0 } else { 0.0 };
+                assert!((der - want).abs() < 1e-13, "stage {s}: derivative {der}");
+            }
+            // Row sums of a equal c (consistency).
+            for s in 1..tab.c.len() {
+                let sum: f64 = tab.a[s].iter().sum();
+                assert!((sum - tab.c[s]).abs() < 1e-14);
+            }
+            // Error coefficients sum to zero (both solutions consistent).
+            assert!(tab.e.iter().sum::<f64>().abs() < 1e-15);
+        }
+    }
+}

@@ -1,0 +1,16 @@
+//! Linear-algebra backends: dense, sparse direct, Schur-complement PCG, null-space bases
+#![doc = include_str!("../README.md")]
+
+pub mod dense;
+mod error;
+pub mod nullspace;
+mod par;
+mod scratch;
+pub mod pcg;
+pub mod sparse;
+pub mod synthetic;
+mod traits;
+
+pub use error::LinalgError;
+pub use par::Par;
+pub use traits::{KktSolver, SpdSolver};

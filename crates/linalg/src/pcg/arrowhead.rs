@@ -1,0 +1,423 @@
+//! The arrowhead operator of Chiou eqs 6.2.4–6.2.10: per-body SPD mass blocks
+//! `M_j` (factored once by Cholesky, eq 6.5.1.2) and the constraint matrix `B`
+//! given per joint (row block) as dense per-body blocks `B_(i,j)`.
+//!
+//! Internally the joint vectors (`λ`, residuals) use a padded layout of
+//! `num_joints × max_joint_dim` and the body vectors `num_bodies × max_body_dim`,
+//! so that rayon can hand disjoint equal chunks to the workers.
+
+use nalgebra::DMatrix;
+use rayon::prelude::*;
+
+use crate::error::{check_finite, check_len};
+use crate::{LinalgError, Par};
+
+/// The blocks of one joint (one row block of `B`): `(body, B_(i,j))` with
+/// `B_(i,j)` of size `r_i × d_j`.
+pub type JointBlocks = Vec<(usize, DMatrix<f64>)>;
+
+/// Minimum number of bodies/joints per rayon task.
+const MIN_LEN: usize = 32;
+
+/// Matrix-free `M* = ε I + ϱ² B M⁻¹ Bᵀ` (Chiou eq 6.2.10).
+#[derive(Debug, Clone)]
+pub struct ArrowheadOperator {
+    pub(crate) body_dim: Vec<usize>,
+    pub(crate) body_off: Vec<usize>,
+    pub(crate) joint_dim: Vec<usize>,
+    pub(crate) joint_off: Vec<usize>,
+    pub(crate) dmax: usize,
+    pub(crate) rmax: usize,
+    /// Lower Cholesky factors of the `M_j`, `dmax × dmax` column-major each.
+    pub(crate) mass_chol: Vec<f64>,
+    /// Entries grouped by joint: `joint_ptr[i]..joint_ptr[i+1]`.
+    pub(crate) joint_ptr: Vec<usize>,
+    pub(crate) entry_body: Vec<usize>,
+    pub(crate) entry_data: Vec<usize>,
+    /// For each body, the entries touching it: `body_ptr[j]..body_ptr[j+1]`
+    /// into `body_entries` (entry ids, ordered by joint).
+    pub(crate) body_ptr: Vec<usize>,
+    pub(crate) body_entries: Vec<usize>,
+    pub(crate) entry_joint: Vec<usize>,
+    /// Block values, `r_i × d_j` column-major each.
+    pub(crate) data: Vec<f64>,
+    pub(crate) epsilon: f64,
+    pub(crate) rho: f64,
+}
+
+/// In-place Cholesky of a small column-major block with leading dimension `ld`.
+pub(crate) fn small_cholesky(a: &mut [f64], d: usize, ld: usize) -> Result<(), usize> {
+    for j in 0..d {
+        let mut s = a[j + j * ld];
+        for k in 0..j {
+            s -= a[j + k * ld] * a[j + k * ld];
+        }
+        if !(s > 0.0) || !s.is_finite() {
+            return Err(j);
+        }
+        let ljj = s.sqrt();
+        a[j + j * ld] = ljj;
+        for i in j + 1..d {
+            let mut s = a[i + j * ld];
+            for k in 0..j {
+                s -= a[i + k * ld] * a[j + k * ld];
+            }
+            a[i + j * ld] = s / ljj;
+        }
+        for i in 0..j {
+            a[i + j * ld] = 0.0;
+        }
+    }
+    Ok(())
+}
+
+/// Solves `L y = x` in place (forward substitution).
+pub(crate) fn small_forward(l: &[f64], d: usize, ld: usize, x: &mut [f64]) {
+    for i in 0..d {
+        let mut s = x[i];
+        for k in 0..i {
+            s -= l[i + k * ld] * x[k];
+        }
+        x[i] = s / l[i + i * ld];
+    }
+}
+
+/// Solves `L Lᵀ y = x` in place.
+pub(crate) fn small_chol_solve(l: &[f64], d: usize, ld: usize, x: &mut [f64]) {
+    small_forward(l, d, ld, x);
+    for i in (0..d).rev() {
+        let mut s = x[i];
+        for k in i + 1..d {
+            s -= l[k + i * ld] * x[k];
+        }
+        x[i] = s / l[i + i * ld];
+    }
+}
+
+impl ArrowheadOperator {
+    /// Builds the operator from the per-body mass blocks and, per joint, the
+    /// per-body constraint blocks; factors every `M_j` (Chiou eq 6.5.1.2).
+    pub fn new(masses: &[DMatrix<f64>], joints: &[JointBlocks], epsilon: f64, rho: f64) -> Result<Self, LinalgError> {
+        let nb = masses.len();
+        let mut body_dim = Vec::with_capacity(nb);
+        for m in masses {
+            if m.nrows() != m.ncols() {
+                return Err(LinalgError::DimensionMismatch { what: "arrowhead mass block (square)", expected: m.nrows(), got: m.ncols() });
+            }
+            check_finite("arrowhead mass block", m.as_slice())?;
+            body_dim.push(m.nrows());
+        }
+        let dmax = body_dim.iter().copied().max().unwrap_or(0).max(1);
+        let mut body_off = Vec::with_capacity(nb + 1);
+        let mut acc = 0;
+        for &d in &body_dim {
+            body_off.push(acc);
+            acc += d;
+        }
+        body_off.push(acc);
+        let nj = joints.len();
+        let mut joint_dim = Vec::with_capacity(nj);
+        let mut joint_ptr = vec![0usize];
+        let mut entry_body = Vec::new();
+        let mut entry_data = Vec::new();
+        let mut entry_joint = Vec::new();
+        let mut data = Vec::new();
+        for (i, blocks) in joints.iter().enumerate() {
+            let r = blocks.first().map(|(_, b)| b.nrows()).unwrap_or(0);
+            for (body, b) in blocks {
+                if *body >= nb {
+                    return Err(LinalgError::DimensionMismatch { what: "arrowhead block body index", expected: nb, got: *body });
+                }
+                check_len("arrowhead block rows", r, b.nrows())?;
+                check_len("arrowhead block cols", body_dim[*body], b.ncols())?;
+                check_finite("arrowhead constraint block", b.as_slice())?;
+                entry_body.push(*body);
+                entry_data.push(data.len());
+                entry_joint.push(i);
+                data.extend_from_slice(b.as_slice());
+            }
+            joint_dim.push(r);
+            joint_ptr.push(entry_body.len());
+        }
+        let rmax = joint_dim.iter().copied().max().unwrap_or(0).max(1);
+        let mut joint_off = Vec::with_capacity(nj + 1);
+        let mut acc = 0;
+        for &r in &joint_dim {
+            joint_off.push(acc);
+            acc += r;
+        }
+        joint_off.push(acc);
+        // body → entries, ordered by joint (then by position within the joint)
+        let mut counts = vec![0usize; nb + 1];
+        for &b in &entry_body {
+            counts[b + 1] += 1;
+        }
+        for j in 0..nb {
+            counts[j + 1] += counts[j];
+        }
+        let body_ptr = counts.clone();
+        let mut fill = counts;
+        let mut body_entries = vec![0usize; entry_body.len()];
+        for (e, &b) in entry_body.iter().enumerate() {
+            body_entries[fill[b]] = e;
+            fill[b] += 1;
+        }
+        let mut op = Self {
+            body_dim,
+            body_off,
+            joint_dim,
+            joint_off,
+            dmax,
+            rmax,
+            mass_chol: vec![0.0; nb * dmax * dmax],
+            joint_ptr,
+            entry_body,
+            entry_data,
+            body_ptr,
+            body_entries,
+            entry_joint,
+            data,
+            epsilon,
+            rho,
+        };
+        for (j, m) in masses.iter().enumerate() {
+            op.set_mass(j, m.as_slice())?;
+        }
+        op.set_penalty(epsilon, rho)?;
+        Ok(op)
+    }
+
+    /// Number of bodies.
+    pub fn num_bodies(&self) -> usize {
+        self.body_dim.len()
+    }
+
+    /// Number of joints (row blocks of `B`).
+    pub fn num_joints(&self) -> usize {
+        self.joint_dim.len()
+    }
+
+    /// Total body dimension `n = Σ d_j` (length of `ü`, `c`).
+    pub fn n(&self) -> usize {
+        *self.body_off.last().unwrap_or(&0)
+    }
+
+    /// Total constraint dimension `m = Σ r_i` (length of `λ`, `b`, `d`).
+    pub fn m(&self) -> usize {
+        *self.joint_off.last().unwrap_or(&0)
+    }
+
+    /// `ε` and `ϱ`.
+    pub fn penalty(&self) -> (f64, f64) {
+        (self.epsilon, self.rho)
+    }
+
+    /// Sets `ε ≥ 0` (penalty) and `ϱ = h/2` (eq 6.2.1).
+    pub fn set_penalty(&mut self, epsilon: f64, rho: f64) -> Result<(), LinalgError> {
+        check_finite("arrowhead epsilon/rho", &[epsilon, rho])?;
+        if epsilon < 0.0 {
+            return Err(LinalgError::NotPositiveDefinite { index: 0 });
+        }
+        self.epsilon = epsilon;
+        self.rho = rho;
+        Ok(())
+    }
+
+    /// Replaces `M_j` (column-major `d_j × d_j`) and refactors it.
+    pub fn set_mass(&mut self, body: usize, values: &[f64]) -> Result<(), LinalgError> {
+        let d = self.body_dim[body];
+        check_len("arrowhead mass values", d * d, values.len())?;
+        check_finite("arrowhead mass values", values)?;
+        let ld = self.dmax;
+        let l = &mut self.mass_chol[body * ld * ld..(body + 1) * ld * ld];
+        l.iter_mut().for_each(|v| *v = 0.0);
+        for j in 0..d {
+            for i in 0..d {
+                l[i + j * ld] = values[i + j * d];
+            }
+        }
+        small_cholesky(l, d, ld).map_err(|index| LinalgError::NotPositiveDefinite { index: self.body_off[body] + index })
+    }
+
+    /// Replaces the `k`-th block of joint `i` (column-major `r_i × d_j`).
+    pub fn set_block(&mut self, joint: usize, k: usize, values: &[f64]) -> Result<(), LinalgError> {
+        let e = self.joint_ptr[joint] + k;
+        if e >= self.joint_ptr[joint + 1] {
+            return Err(LinalgError::DimensionMismatch { what: "arrowhead block index", expected: self.joint_ptr[joint + 1] - self.joint_ptr[joint], got: k });
+        }
+        let len = self.joint_dim[joint] * self.body_dim[self.entry_body[e]];
+        check_len("arrowhead block values", len, values.len())?;
+        check_finite("arrowhead block values", values)?;
+        let off = self.entry_data[e];
+        self.data[off..off + len].copy_from_slice(values);
+        Ok(())
+    }
+
+    pub(crate) fn padded_m(&self) -> usize {
+        self.num_joints() * self.rmax
+    }
+
+    pub(crate) fn padded_n(&self) -> usize {
+        self.num_bodies() * self.dmax
+    }
+
+    pub(crate) fn chol(&self, body: usize) -> &[f64] {
+        let ld = self.dmax;
+        &self.mass_chol[body * ld * ld..(body + 1) * ld * ld]
+    }
+
+    pub(crate) fn block(&self, e: usize) -> &[f64] {
+        let len = self.joint_dim[self.entry_joint[e]] * self.body_dim[self.entry_body[e]];
+        &self.data[self.entry_data[e]..self.entry_data[e] + len]
+    }
+
+    /// Body kernel: `t_j = M_j⁻¹ (s_j · c_j + Σ_i B_(i,j)ᵀ x_i)` (padded `x`).
+    fn body_kernel(&self, j: usize, x: &[f64], c: Option<&[f64]>, sign: f64, tj: &mut [f64]) {
+        let d = self.body_dim[j];
+        tj.iter_mut().for_each(|v| *v = 0.0);
+        for &e in &self.body_entries[self.body_ptr[j]..self.body_ptr[j + 1]] {
+            let i = self.entry_joint[e];
+            let r = self.joint_dim[i];
+            let b = self.block(e);
+            let xi = &x[i * self.rmax..i * self.rmax + r];
+            for col in 0..d {
+                let mut s = 0.0;
+                for row in 0..r {
+                    s += b[row + col * r] * xi[row];
+                }
+                tj[col] += sign * s;
+            }
+        }
+        if let Some(c) = c {
+            let cj = &c[self.body_off[j]..self.body_off[j] + d];
+            for k in 0..d {
+                tj[k] += cj[k];
+            }
+        }
+        small_chol_solve(self.chol(j), d, self.dmax, &mut tj[..d]);
+    }
+
+    /// Joint kernel: `y_i = α x_i + β Σ_j B_(i,j) t_j` (padded `t`).
+    fn joint_kernel(&self, i: usize, alpha: f64, x: Option<&[f64]>, beta: f64, t: &[f64], yi: &mut [f64]) {
+        let r = self.joint_dim[i];
+        yi.iter_mut().for_each(|v| *v = 0.0);
+        for e in self.joint_ptr[i]..self.joint_ptr[i + 1] {
+            let j = self.entry_body[e];
+            let d = self.body_dim[j];
+            let b = self.block(e);
+            let tj = &t[j * self.dmax..j * self.dmax + d];
+            for col in 0..d {
+                let tc = tj[col];
+                for row in 0..r {
+                    yi[row] += b[row + col * r] * tc;
+                }
+            }
+        }
+        for row in 0..r {
+            yi[row] *= beta;
+        }
+        if let Some(x) = x {
+            let xi = &x[i * self.rmax..i * self.rmax + r];
+            for row in 0..r {
+                yi[row] += alpha * xi[row];
+            }
+        }
+    }
+
+    pub(crate) fn body_phase(&self, x: &[f64], c: Option<&[f64]>, sign: f64, t: &mut [f64], par: Par) {
+        let dmax = self.dmax;
+        match par {
+            Par::Seq => t.chunks_mut(dmax).enumerate().for_each(|(j, tj)| self.body_kernel(j, x, c, sign, tj)),
+            Par::Rayon => t
+                .par_chunks_mut(dmax)
+                .with_min_len(MIN_LEN)
+                .enumerate()
+                .for_each(|(j, tj)| self.body_kernel(j, x, c, sign, tj)),
+        }
+    }
+
+    pub(crate) fn joint_phase(&self, alpha: f64, x: Option<&[f64]>, beta: f64, t: &[f64], y: &mut [f64], par: Par) {
+        let rmax = self.rmax;
+        match par {
+            Par::Seq => y.chunks_mut(rmax).enumerate().for_each(|(i, yi)| self.joint_kernel(i, alpha, x, beta, t, yi)),
+            Par::Rayon => y
+                .par_chunks_mut(rmax)
+                .with_min_len(MIN_LEN)
+                .enumerate()
+                .for_each(|(i, yi)| self.joint_kernel(i, alpha, x, beta, t, yi)),
+        }
+    }
+
+    /// `y = M* x` on padded vectors (eq 6.4.7): `t_j = M_j⁻¹ Σ_i B_(j,i) x_i` per
+    /// body, then `y_i = ε x_i + ϱ² Σ_j B_(i,j) t_j` per joint.
+    pub(crate) fn apply_padded(&self, x: &[f64], y: &mut [f64], t: &mut [f64], par: Par) {
+        self.body_phase(x, None, 1.0, t, par);
+        self.joint_phase(self.epsilon, Some(x), self.rho * self.rho, t, y, par);
+    }
+
+    pub(crate) fn pad_joint(&self, src: &[f64], dst: &mut [f64]) {
+        for i in 0..self.num_joints() {
+            let r = self.joint_dim[i];
+            let o = self.joint_off[i];
+            dst[i * self.rmax..i * self.rmax + r].copy_from_slice(&src[o..o + r]);
+            dst[i * self.rmax + r..(i + 1) * self.rmax].iter_mut().for_each(|v| *v = 0.0);
+        }
+    }
+
+    pub(crate) fn unpad_joint(&self, src: &[f64], dst: &mut [f64]) {
+        for i in 0..self.num_joints() {
+            let r = self.joint_dim[i];
+            let o = self.joint_off[i];
+            dst[o..o + r].copy_from_slice(&src[i * self.rmax..i * self.rmax + r]);
+        }
+    }
+
+    pub(crate) fn unpad_body(&self, src: &[f64], dst: &mut [f64]) {
+        for j in 0..self.num_bodies() {
+            let d = self.body_dim[j];
+            let o = self.body_off[j];
+            dst[o..o + d].copy_from_slice(&src[j * self.dmax..j * self.dmax + d]);
+        }
+    }
+
+    /// Dense `B` (`m × n`), for tests and reference solutions.
+    pub fn dense_b(&self) -> DMatrix<f64> {
+        let mut b = DMatrix::zeros(self.m(), self.n());
+        for e in 0..self.entry_body.len() {
+            let (i, j) = (self.entry_joint[e], self.entry_body[e]);
+            let (r, d) = (self.joint_dim[i], self.body_dim[j]);
+            let blk = self.block(e);
+            for col in 0..d {
+                for row in 0..r {
+                    b[(self.joint_off[i] + row, self.body_off[j] + col)] += blk[row + col * r];
+                }
+            }
+        }
+        b
+    }
+
+    /// Dense block-diagonal `M` (`n × n`), for tests and reference solutions.
+    pub fn dense_mass(&self) -> DMatrix<f64> {
+        let n = self.n();
+        let mut m = DMatrix::zeros(n, n);
+        for j in 0..self.num_bodies() {
+            let d = self.body_dim[j];
+            let l = DMatrix::from_fn(d, d, |r, c| self.chol(j)[r + c * self.dmax]);
+            let mj = &l * l.transpose();
+            m.view_mut((self.body_off[j], self.body_off[j]), (d, d)).copy_from(&mj);
+        }
+        m
+    }
+
+    /// Dense `M* = ε I + ϱ² B M⁻¹ Bᵀ` (tests and reference only; the solver never
+    /// forms it).
+    pub fn dense_schur(&self) -> DMatrix<f64> {
+        let b = self.dense_b();
+        let minv_bt = self.dense_mass().cholesky().map(|c| c.solve(&b.transpose())).unwrap_or_else(|| DMatrix::zeros(self.n(), self.m()));
+        let mut s = &b * minv_bt * (self.rho * self.rho);
+        for i in 0..self.m() {
+            s[(i, i)] += self.epsilon;
+        }
+        s
+    }
+}

@@ -1,0 +1,176 @@
+//! Dense solvers against nalgebra references (acceptance 1).
+
+mod common;
+
+use common::*;
+use mbs_linalg::dense::{DenseCholesky, DenseKkt, DenseKktParams, DenseLdlt, DenseLu, KktMode};
+use mbs_linalg::synthetic::SplitMix64;
+use mbs_linalg::{KktSolver, LinalgError, SpdSolver};
+use nalgebra::{DMatrix, DVector};
+use proptest::prelude::*;
+use proptest::test_runner::FileFailurePersistence;
+
+fn kkt_matrix(mass: &DMatrix<f64>, phi: &DMatrix<f64>) -> DMatrix<f64> {
+    let (n, m) = (mass.nrows(), phi.nrows());
+    let mut k = DMatrix::zeros(n + m, n + m);
+    k.view_mut((0, 0), (n, n)).copy_from(mass);
+    k.view_mut((n, 0), (m, n)).copy_from(phi);
+    k.view_mut((0, n), (n, m)).copy_from(&phi.transpose());
+    k
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 48,
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct("proptest-regressions/dense.txt"))),
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn spd_solvers_match_reference(n in 1usize..40, seed in any::<u64>()) {
+        let mut rng = SplitMix64::new(seed);
+        let a = random_spd(&mut rng, n);
+        let b = DVector::from_fn(n, |_, _| rng.uniform(-1.0, 1.0));
+        let reference = a.clone().lu().solve(&b).unwrap();
+        let mut chol = DenseCholesky::new(n);
+        SpdSolver::factor(&mut chol, a.as_slice()).unwrap();
+        let mut x = b.clone();
+        SpdSolver::solve_in_place(&mut chol, x.as_mut_slice()).unwrap();
+        prop_assert!(rel_err_slice(x.as_slice(), reference.as_slice()) < 1e-9);
+        let mut ldlt = DenseLdlt::new(n);
+        ldlt.factor(a.as_slice()).unwrap();
+        let mut y = b.clone();
+        ldlt.solve_in_place(y.as_mut_slice()).unwrap();
+        prop_assert!(rel_err_slice(y.as_slice(), reference.as_slice()) < 1e-9);
+    }
+
+    #[test]
+    fn lu_matches_reference(n in 1usize..40, seed in any::<u64>()) {
+        let mut rng = SplitMix64::new(seed);
+        let a = random_matrix(&mut rng, n, n) + DMatrix::identity(n, n) * 3.0;
+        let b = DVector::from_fn(n, |_, _| rng.uniform(-1.0, 1.0));
+        let reference = a.clone().lu().solve(&b).unwrap();
+        let mut lu = DenseLu::new(n);
+        lu.factor(a.as_slice()).unwrap();
+        let mut x = b.clone();
+        lu.solve_in_place(x.as_mut_slice()).unwrap();
+        prop_assert!(rel_err_slice(x.as_slice(), reference.as_slice()) < 1e-9);
+    }
+
+    #[test]
+    fn kkt_full_rank_matches_reference(n in 2usize..30, mfrac in 0.1f64..0.9, seed in any::<u64>()) {
+        let mut rng = SplitMix64::new(seed);
+        let m = ((n as f64 * mfrac) as usize).max(1);
+        let mass = random_spd(&mut rng, n);
+        let phi = full_row_rank(&mut rng, m, n);
+        let rhs = DVector::from_fn(n + m, |_, _| rng.uniform(-1.0, 1.0));
+        let reference = kkt_matrix(&mass, &phi).lu().solve(&rhs).unwrap();
+        for mode in [KktMode::Strict, KktMode::MinNorm] {
+            let mut kkt = DenseKkt::new(n, m, DenseKktParams { mode, ..Default::default() });
+            KktSolver::factor(&mut kkt, mass.as_slice(), phi.as_slice()).unwrap();
+            prop_assert_eq!(kkt.info().rank, n + m);
+            let mut x = rhs.clone();
+            kkt.solve_in_place(x.as_mut_slice()).unwrap();
+            prop_assert!(rel_err_slice(x.as_slice(), reference.as_slice()) < 1e-9, "{:?}", mode);
+        }
+    }
+
+    #[test]
+    fn kkt_rank_deficient(n in 3usize..25, seed in any::<u64>()) {
+        let mut rng = SplitMix64::new(seed);
+        let r = 1 + (rng.next_u64() as usize) % (n - 1);
+        let m = r + 1 + (rng.next_u64() as usize) % 4;
+        let mass = random_spd(&mut rng, n);
+        let phi = rank_deficient(&mut rng, m, n, r);
+        // consistent right-hand side: γ in the range of Φ_q
+        let q = DVector::from_fn(n, |_, _| rng.uniform(-1.0, 1.0));
+        let gamma = &phi * DVector::from_fn(n, |_, _| rng.uniform(-1.0, 1.0));
+        let mut rhs = DVector::zeros(n + m);
+        rhs.rows_mut(0, n).copy_from(&q);
+        rhs.rows_mut(n, m).copy_from(&gamma);
+        // strict mode reports the rank
+        let mut strict = DenseKkt::new(n, m, DenseKktParams::default());
+        match KktSolver::factor(&mut strict, mass.as_slice(), phi.as_slice()) {
+            Err(LinalgError::RankDeficient { rank, dim, .. }) => {
+                prop_assert_eq!(rank, n + r);
+                prop_assert_eq!(dim, n + m);
+            }
+            other => prop_assert!(false, "expected RankDeficient, got {:?}", other),
+        }
+        let mut x = rhs.clone();
+        prop_assert_eq!(strict.solve_in_place(x.as_mut_slice()), Err(LinalgError::NotFactorized));
+        // min-norm mode equals the SVD pseudo-inverse solution
+        let k = kkt_matrix(&mass, &phi);
+        let reference = k.clone().pseudo_inverse(1e-10 * k.norm()).unwrap() * &rhs;
+        let mut mn = DenseKkt::new(n, m, DenseKktParams { mode: KktMode::MinNorm, ..Default::default() });
+        KktSolver::factor(&mut mn, mass.as_slice(), phi.as_slice()).unwrap();
+        prop_assert_eq!(mn.info().rank, n + r);
+        let mut x = rhs.clone();
+        mn.solve_in_place(x.as_mut_slice()).unwrap();
+        prop_assert!(rel_err_slice(x.as_slice(), reference.as_slice()) < 1e-9);
+        // and it solves the system
+        let res = (&k * &x - &rhs).norm() / rhs.norm();
+        prop_assert!(res < 1e-10);
+    }
+}
+
+#[test]
+fn errors_are_values_not_panics() {
+    let n = 4;
+    let mut chol = DenseCholesky::new(n);
+    let mut a = DMatrix::<f64>::identity(n, n);
+    a[(2, 2)] = -1.0;
+    assert_eq!(SpdSolver::factor(&mut chol, a.as_slice()), Err(LinalgError::NotPositiveDefinite { index: 2 }));
+    let mut x = vec![1.0; n];
+    assert_eq!(SpdSolver::solve_in_place(&mut chol, &mut x), Err(LinalgError::NotFactorized));
+    a[(2, 2)] = f64::NAN;
+    assert!(matches!(
+        SpdSolver::factor(&mut chol, a.as_slice()),
+        Err(LinalgError::NonFinite { index: 10, .. })
+    ));
+    assert!(matches!(
+        SpdSolver::factor(&mut chol, &[1.0; 3]),
+        Err(LinalgError::DimensionMismatch { expected: 16, got: 3, .. })
+    ));
+    let mut lu = DenseLu::new(3);
+    let s = DMatrix::from_row_slice(3, 3, &[1.0, 2.0, 3.0, 2.0, 4.0, 6.0, 0.0, 1.0, 1.0]);
+    assert!(matches!(lu.factor(s.as_slice()), Err(LinalgError::Singular { .. })));
+    let mut ldlt = DenseLdlt::new(2);
+    let z = DMatrix::from_row_slice(2, 2, &[0.0, 1.0, 1.0, 0.0]);
+    assert!(matches!(ldlt.factor(z.as_slice()), Err(LinalgError::Singular { index: 0, .. })));
+    let mut chol = DenseCholesky::new(2);
+    SpdSolver::factor(&mut chol, DMatrix::<f64>::identity(2, 2).as_slice()).unwrap();
+    let mut b = vec![1.0, f64::INFINITY];
+    assert!(matches!(
+        SpdSolver::solve_in_place(&mut chol, &mut b),
+        Err(LinalgError::NonFinite { index: 1, .. })
+    ));
+}
+
+#[test]
+fn kkt_with_singular_mass_on_range_is_solved() {
+    // Euler-parameter-like mass: singular, but positive definite on null(Φ_q).
+    let mass = DMatrix::from_diagonal(&DVector::from_vec(vec![1.0, 2.0, 0.0]));
+    let phi = DMatrix::from_row_slice(1, 3, &[0.0, 0.0, 1.0]);
+    let mut kkt = DenseKkt::new(3, 1, DenseKktParams::default());
+    KktSolver::factor(&mut kkt, mass.as_slice(), phi.as_slice()).unwrap();
+    let mut x = vec![1.0, 4.0, 3.0, 0.5];
+    kkt.solve_in_place(&mut x).unwrap();
+    let expect = [1.0, 2.0, 0.5, 3.0];
+    assert!(rel_err_slice(&x, &expect) < 1e-14, "{x:?}");
+}
+
+#[test]
+fn trait_objects_select_backends() {
+    let mut rng = SplitMix64::new(7);
+    let a = random_spd(&mut rng, 6);
+    let solvers: Vec<Box<dyn SpdSolver>> = vec![Box::new(DenseCholesky::new(6)), Box::new(DenseLdlt::new(6))];
+    for mut s in solvers {
+        assert_eq!(s.dim(), 6);
+        s.factor(a.as_slice()).unwrap();
+        let mut x = vec![1.0; 6];
+        s.solve_in_place(&mut x).unwrap();
+        let r = &a * DVector::from_vec(x) - DVector::from_element(6, 1.0);
+        assert!(r.norm() < 1e-12);
+    }
+}

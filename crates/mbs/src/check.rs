@@ -1,0 +1,201 @@
+//! `mbs check`: validation and topology report of a model: bodies, joints, loops,
+//! Grübler vs rank-based mobility, redundant constraints, consistency of the initial
+//! state.
+
+use std::fmt;
+
+use mbs_model::{BodyRef, Model, State};
+use serde::Serialize;
+
+use crate::frontend::SAMPLE_LAYOUT;
+use crate::measure::Meter;
+
+/// The report of [`check`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CheckReport {
+    /// Model name.
+    pub model: String,
+    /// Moving bodies.
+    pub bodies: usize,
+    /// Joints (two-marker constraints).
+    pub joints: usize,
+    /// Drivers (rheonomic constraints).
+    pub drivers: usize,
+    /// Force elements.
+    pub forces: usize,
+    /// Holonomic constraint equations (joints and drivers, without Euler-parameter
+    /// normalization).
+    pub holonomic_rows: usize,
+    /// Nonholonomic constraint equations.
+    pub nonholonomic_rows: usize,
+    /// Independent closed loops (joints − bodies − 1 + connected components, ground
+    /// included as a node).
+    pub loops: usize,
+    /// Connected components of the body–joint graph not attached to ground.
+    pub floating_components: usize,
+    /// Grübler–Kutzbach mobility 6 n − (holonomic rows).
+    pub grubler_mobility: i64,
+    /// Rank of the holonomic Jacobian at the initial state, if computed.
+    pub jacobian_rank: Option<usize>,
+    /// Mobility 6 n − rank(Φ_q), if computed.
+    pub rank_mobility: Option<i64>,
+    /// Redundant constraint equations, rows − rank, if computed.
+    pub redundant: Option<usize>,
+    /// ‖Φ(q₀)‖₂ of the initial state (NaN if not computed).
+    pub initial_phi: f64,
+    /// ‖Φ̇(q₀, q̇₀)‖₂ of the initial state (NaN if not computed).
+    pub initial_phi_dot: f64,
+    /// Kinetic and potential energy of the initial state.
+    pub initial_energy: (f64, f64),
+    /// Per joint: name, kind, body i, body j.
+    pub joint_list: Vec<(String, String, String, String)>,
+    /// Notes and warnings.
+    pub notes: Vec<String>,
+}
+
+/// Relative singular-value tolerance of the rank of Φ_q.
+pub const RANK_TOL: f64 = 1e-9;
+
+/// Tolerance on ‖Φ‖ and ‖Φ̇‖ of a consistent initial state.
+pub const CONSISTENCY_TOL: f64 = 1e-8;
+
+impl CheckReport {
+    /// Whether the initial state satisfies the constraints (unknown counts as yes).
+    pub fn initial_state_consistent(&self) -> bool {
+        !(self.initial_phi > CONSISTENCY_TOL || self.initial_phi_dot > CONSISTENCY_TOL)
+    }
+}
+
+/// Validates (the model is already valid by construction) and analyses `model`.
+pub fn check(model: &Model) -> CheckReport {
+    let n = model.n_bodies();
+    let holonomic: usize =
+        model.joints().iter().map(|j| j.kind.holonomic_rows()).sum::<usize>() + model.drivers().len();
+    let nonholonomic: usize = model.joints().iter().map(|j| j.kind.nonholonomic_rows()).sum();
+    // Graph: node 0 = ground, node i + 1 = body i.
+    let mut parent: Vec<usize> = (0..=n).collect();
+    fn find(p: &mut [usize], mut i: usize) -> usize {
+        while p[i] != i {
+            p[i] = p[p[i]];
+            i = p[i];
+        }
+        i
+    }
+    let node = |b: BodyRef| b.body().map_or(0, |id| id.0 + 1);
+    let mut joint_list = Vec::new();
+    let mut tree_edges = 0;
+    for (k, j) in model.joints().iter().enumerate() {
+        let (bi, bj) = model.joint_bodies(mbs_model::JointId(k));
+        let (a, b) = (find(&mut parent, node(bi)), find(&mut parent, node(bj)));
+        if a != b {
+            parent[a] = b;
+            tree_edges += 1;
+        }
+        joint_list.push((
+            j.name.clone(),
+            j.kind.label().to_string(),
+            model.body_ref_name(bi).to_string(),
+            model.body_ref_name(bj).to_string(),
+        ));
+    }
+    let loops = model.joints().len() - tree_edges;
+    let ground_root = find(&mut parent, 0);
+    let mut roots: Vec<usize> = (1..=n).map(|i| find(&mut parent, i)).filter(|r| *r != ground_root).collect();
+    roots.sort_unstable();
+    roots.dedup();
+    let initial = State::initial(model, SAMPLE_LAYOUT);
+    let mut meter = Meter::new(model);
+    let m = meter.measure(&initial, None);
+    let mut notes = Vec::new();
+    if !roots.is_empty() {
+        notes.push(format!(
+            "{} group(s) of bodies not connected to ground by joints (free-floating)",
+            roots.len()
+        ));
+    }
+    if m.phi.is_nan() {
+        notes.push("the constraints could not be evaluated at the initial state".into());
+    }
+    let mob = mbs_constraints::mobility(model, &initial, RANK_TOL).ok();
+    if let Some(mb) = &mob
+        && mb.velocity_dof != mb.mobility
+    {
+        notes.push(format!(
+            "nonholonomic constraints: {} velocity degrees of freedom",
+            mb.velocity_dof
+        ));
+    }
+    let rank = mob.map(|mb| mb.rank_holonomic);
+    let redundant = mob.map(|mb| mb.holonomic_rows.saturating_sub(mb.rank_holonomic));
+    CheckReport {
+        model: model.name().to_string(),
+        bodies: n,
+        joints: model.joints().len(),
+        drivers: model.drivers().len(),
+        forces: model.forces().len(),
+        holonomic_rows: holonomic,
+        nonholonomic_rows: nonholonomic,
+        loops,
+        floating_components: roots.len(),
+        grubler_mobility: 6 * n as i64 - holonomic as i64,
+        jacobian_rank: rank,
+        rank_mobility: rank.map(|r| 6 * n as i64 - r as i64),
+        redundant,
+        initial_phi: m.phi,
+        initial_phi_dot: m.phi_dot,
+        initial_energy: (m.kinetic, m.potential),
+        joint_list,
+        notes,
+    }
+}
+
+impl fmt::Display for CheckReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let opt = |v: Option<i64>| v.map_or("n/a".to_string(), |v| v.to_string());
+        let num = |v: f64| if v.is_nan() { "n/a".to_string() } else { format!("{v:.3e}") };
+        writeln!(f, "model `{}`: valid", self.model)?;
+        writeln!(f, "  bodies               {}", self.bodies)?;
+        writeln!(f, "  joints               {}", self.joints)?;
+        writeln!(f, "  drivers              {}", self.drivers)?;
+        writeln!(f, "  force elements       {}", self.forces)?;
+        writeln!(
+            f,
+            "  constraint rows      {} holonomic, {} nonholonomic",
+            self.holonomic_rows, self.nonholonomic_rows
+        )?;
+        writeln!(f, "  independent loops    {}", self.loops)?;
+        writeln!(f, "  Grübler mobility     {}", self.grubler_mobility)?;
+        writeln!(f, "  rank of Φ_q          {}", opt(self.jacobian_rank.map(|r| r as i64)))?;
+        writeln!(f, "  rank-based mobility  {}", opt(self.rank_mobility))?;
+        writeln!(f, "  redundant equations  {}", opt(self.redundant.map(|r| r as i64)))?;
+        let consistency = if self.initial_phi.is_nan() {
+            "not checked"
+        } else if self.initial_state_consistent() {
+            "consistent"
+        } else {
+            "INCONSISTENT"
+        };
+        writeln!(
+            f,
+            "  initial state        ‖Φ‖ = {}, ‖Φ̇‖ = {} ({consistency})",
+            num(self.initial_phi),
+            num(self.initial_phi_dot)
+        )?;
+        writeln!(
+            f,
+            "  initial energy       T = {:.6}, V = {:.6}",
+            self.initial_energy.0 + 0.0,
+            self.initial_energy.1 + 0.0
+        )?;
+        if !self.joint_list.is_empty() {
+            writeln!(f, "  joints:")?;
+            for (name, kind, bi, bj) in &self.joint_list {
+                writeln!(f, "    {name:<16} {kind:<14} {bi} – {bj}")?;
+            }
+        }
+        for n in &self.notes {
+            writeln!(f, "  note: {n}")?;
+        }
+        Ok(())
+    }
+}

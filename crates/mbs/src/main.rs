@@ -1,0 +1,268 @@
+//! The `mbs` command-line program.
+//!
+//! Exit codes: 0 success, 1 a simulation that failed (or output that could not be
+//! written), 2 bad input (model, method, integrator, parameters, a method not
+//! implemented yet, command-line syntax).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use mbs::compare::sci;
+use mbs::{Error, IntegratorChoice, Method, Simulation, Trajectory};
+
+/// `println!` that ignores a closed stdout (e.g. `mbs list | head`).
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
+
+/// `print!` that ignores a closed stdout.
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout(), $($t)*);
+    }};
+}
+
+#[derive(Parser, Debug)]
+#[command(name = "mbs", version, about = "Constrained rigid multibody dynamics: run, check and compare formulations")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List the built-in mechanisms, methods and integrators.
+    List,
+    /// Validate a model and report its topology, mobility and initial consistency.
+    Check {
+        /// A built-in mechanism name or a model file (.json or .toml).
+        model: String,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Simulate a model with one method and write CSV, JSON (and plots) to a directory.
+    Run {
+        #[command(flatten)]
+        common: Common,
+        /// Method: a name with optional `:key=value` parameters (see `mbs list`).
+        #[arg(long, short = 'm', default_value = "alf-index1")]
+        method: String,
+        /// Output directory.
+        #[arg(long, short = 'o', default_value = "mbs-out")]
+        out: PathBuf,
+        /// Also write PNG and SVG plots.
+        #[arg(long)]
+        plot: bool,
+        /// Coordinates to plot, e.g. `link1.x,link1.y` (default: x and y of the first body).
+        #[arg(long, value_name = "BODY.C,…")]
+        coords: Option<String>,
+    },
+    /// Run the same simulation with several methods and print one table.
+    Compare {
+        #[command(flatten)]
+        common: Common,
+        /// Comma-separated methods, e.g. `lagrange-baumgarte,alf,alf-index1`.
+        #[arg(long, value_delimiter = ',', required = true)]
+        methods: Vec<String>,
+        /// Optional directory: one sub-directory of CSV/JSON per method.
+        #[arg(long, short = 'o')]
+        out: Option<PathBuf>,
+    },
+}
+
+#[derive(Args, Debug)]
+struct Common {
+    /// A built-in mechanism name or a model file (.json or .toml).
+    model: String,
+    /// Integrator: rk45, rk23, adams, midpoint, trapezoidal, central-difference, staggered.
+    #[arg(long, short = 'i', default_value = "rk45")]
+    integrator: String,
+    /// Relative tolerance (adaptive integrators).
+    #[arg(long)]
+    rtol: Option<f64>,
+    /// Absolute tolerance (adaptive integrators; default: rtol).
+    #[arg(long)]
+    atol: Option<f64>,
+    /// Step (fixed-step integrators).
+    #[arg(long)]
+    h: Option<f64>,
+    /// End time [s].
+    #[arg(long, default_value_t = 1.0)]
+    t_end: f64,
+    /// Number of output intervals (samples − 1).
+    #[arg(long, default_value_t = 200)]
+    samples: usize,
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    quiet: bool,
+}
+
+impl Common {
+    fn simulation(&self) -> Result<Simulation, Error> {
+        let integrator = IntegratorChoice::from_name(&self.integrator, self.rtol, self.atol, self.h)?;
+        let sim = Simulation::load(&self.model)?
+            .integrator(integrator)
+            .t_end(self.t_end)
+            .samples(self.samples);
+        sim.output_times()?;
+        Ok(sim)
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<u8, Error> {
+    match cli.command {
+        Command::List => {
+            outln!("Built-in mechanisms:");
+            for b in mbs::builtins() {
+                outln!("  {:<28} {}", b.name, b.description);
+            }
+            outln!("\nMethods (--method NAME[:key=value…]):");
+            for (n, d) in mbs::method::METHOD_NAMES {
+                outln!("  {n:<28} {d}");
+            }
+            outln!("\nIntegrators (--integrator NAME):");
+            for (n, d) in mbs::integrator::INTEGRATOR_NAMES {
+                outln!("  {n:<28} {d}");
+            }
+            Ok(0)
+        }
+        Command::Check { model, json } => {
+            let m = mbs::load_model(&model)?;
+            let report = mbs::check(&m);
+            if json {
+                outln!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+            } else {
+                out!("{report}");
+            }
+            Ok(0)
+        }
+        Command::Run {
+            common,
+            method,
+            out,
+            plot,
+            coords,
+        } => {
+            let method: Method = method.parse()?;
+            let sim = common.simulation()?.method(method);
+            let bar = progress_bar(common.quiet);
+            let result = sim.run_with_progress(|p| bar.set_position((p.fraction() * 1000.0) as u64));
+            bar.finish_and_clear();
+            let (traj, failure) = match result {
+                Ok(t) => (t, None),
+                Err(Error::SimulationFailed(f)) => {
+                    let msg = f.error.to_string();
+                    (f.trajectory, Some(msg))
+                }
+                Err(e) => return Err(e),
+            };
+            let mut files = traj.write_all(&out)?;
+            if plot && !traj.is_empty() {
+                let coords = match coords {
+                    Some(c) => mbs::plot::parse_coordinates(&traj, &c)?,
+                    None => Vec::new(),
+                };
+                files.extend(mbs::plot::write_plots(&traj, &out, &coords)?);
+            }
+            print_summary(&traj);
+            outln!("files:");
+            for f in &files {
+                outln!("  {}", f.display());
+            }
+            match failure {
+                None => Ok(0),
+                Some(msg) => {
+                    eprintln!("error: simulation failed: {msg} (the samples before the failure were written)");
+                    Ok(1)
+                }
+            }
+        }
+        Command::Compare { common, methods, out } => {
+            let methods: Vec<Method> = methods.iter().map(|m| m.parse()).collect::<Result<_, _>>()?;
+            let sim = common.simulation()?;
+            let bar = progress_bar(common.quiet);
+            let cmp = mbs::compare(&sim, &methods)?;
+            bar.finish_and_clear();
+            outln!(
+                "{} with {}, t_end = {}",
+                sim.model().name(),
+                sim.get_integrator(),
+                sim.get_t_end()
+            );
+            out!("{cmp}");
+            if let Some(dir) = out {
+                for (m, o) in &cmp.runs {
+                    let t = match o {
+                        mbs::compare::Outcome::Done(t) => t,
+                        mbs::compare::Outcome::Failed { partial, .. } => partial,
+                        mbs::compare::Outcome::Skipped(_) => continue,
+                    };
+                    let sub = dir.join(m.to_string().replace([':', '='], "_"));
+                    t.write_all(&sub)?;
+                }
+                outln!("files in {}", dir.display());
+            }
+            if cmp.completed().next().is_none() {
+                eprintln!("error: no method completed the run");
+                let all_skipped = cmp.runs.iter().all(|(_, o)| matches!(o, mbs::compare::Outcome::Skipped(_)));
+                return Ok(if all_skipped { 2 } else { 1 });
+            }
+            Ok(if cmp.all_completed() { 0 } else { 1 })
+        }
+    }
+}
+
+fn progress_bar(quiet: bool) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    // Drawn only when stderr is a terminal.
+    let bar = ProgressBar::with_draw_target(Some(1000), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_bar} {percent:>3}% ETA {eta}") {
+        bar.set_style(style);
+    }
+    bar
+}
+
+fn print_summary(t: &Trajectory) {
+    let s = &t.stats;
+    let rows: Vec<(&str, String)> = vec![
+        ("model", t.model.clone()),
+        ("method", t.method.clone()),
+        ("integrator", t.integrator.clone()),
+        ("samples", format!("{} (t = {} … {})", t.len(), t.t.first().unwrap_or(&0.0), t.t.last().unwrap_or(&0.0))),
+        ("wall time", format!("{:.4} s", t.wall_time)),
+        ("steps", format!("{} accepted, {} rejected", s.accepted_steps, s.rejected_steps)),
+        ("RHS evaluations", s.rhs_evals.to_string()),
+        ("Newton iterations", s.newton_iterations.to_string()),
+        ("projections", s.projections.to_string()),
+        ("max ‖Φ‖", sci(t.max_phi())),
+        ("max ‖Φ̇‖", sci(t.max_phi_dot())),
+        ("max ‖Φ̈‖", sci(t.max_phi_ddot())),
+        ("energy drift max|E−E₀|", sci(t.energy_drift())),
+        ("… in % of max T", sci(t.energy_error_percent_of_max_kinetic())),
+    ];
+    outln!("┌─────────────────────────┬──────────────────────────────────────────");
+    for (k, v) in rows {
+        outln!("│ {k:<23} │ {v}");
+    }
+    outln!("└─────────────────────────┴──────────────────────────────────────────");
+}

@@ -1,0 +1,432 @@
+//! The [`Simulation`] builder: model, method, integrator, end time and output sampling;
+//! runs a front-end and turns its samples into a [`Trajectory`].
+
+use std::ops::ControlFlow;
+use std::time::Instant;
+
+use mbs_model::{Model, State};
+
+use crate::error::{Error, SimulationFailure};
+use crate::frontend::{FrontEnd, FrontEndError, FrontEndErrorKind, RunSpec, RunStats, SAMPLE_LAYOUT, Sample, SampleSink};
+use crate::integrator::IntegratorChoice;
+use crate::measure::Meter;
+use crate::method::Method;
+use crate::trajectory::Trajectory;
+
+/// How output samples are spaced.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Sampling {
+    /// `n` intervals of equal length over [t₀, t_end] (n + 1 samples).
+    Intervals(usize),
+    /// A sample every `dt` from t₀ (and one at t_end).
+    Every(f64),
+    /// Exactly these times (increasing, inside [t₀, t_end]).
+    Times(Vec<f64>),
+}
+
+/// Progress of a running simulation, given to the progress callback.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Progress {
+    /// Current simulation time.
+    pub t: f64,
+    /// Initial time.
+    pub t0: f64,
+    /// End time.
+    pub t_end: f64,
+    /// Samples recorded so far.
+    pub samples: usize,
+}
+
+impl Progress {
+    /// Fraction done in [0, 1].
+    pub fn fraction(&self) -> f64 {
+        let span = self.t_end - self.t0;
+        if span > 0.0 { ((self.t - self.t0) / span).clamp(0.0, 1.0) } else { 1.0 }
+    }
+}
+
+/// A simulation to run: what, how, how long, and what to record.
+///
+/// ```
+/// use mbs::{IntegratorChoice, Method, Simulation};
+/// let sim = Simulation::builtin("double-pendulum")?
+///     .method("alf-index1".parse()?)
+///     .integrator(IntegratorChoice::Midpoint { h: 1e-3 })
+///     .t_end(1.0)
+///     .samples(100);
+/// assert_eq!(sim.output_times()?.len(), 101);
+/// match sim.run() {
+///     Ok(traj) => assert_eq!(traj.len(), 101),
+///     // the front-end may not be plugged in yet in this build
+///     Err(mbs::Error::NotImplemented { .. }) => {}
+///     Err(e) => panic!("{e}"),
+/// }
+/// # Ok::<(), mbs::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Simulation {
+    model: Model,
+    method: Method,
+    integrator: IntegratorChoice,
+    t_end: f64,
+    sampling: Sampling,
+    initial: Option<State>,
+    divergence_limit: f64,
+}
+
+impl Simulation {
+    /// A simulation of `model` with the defaults: method `alf-index1`, RK45 at 1e-6,
+    /// t_end = 1, 200 output intervals.
+    pub fn new(model: Model) -> Self {
+        Self {
+            model,
+            method: Method::from_name("alf-index1").unwrap_or(Method::Hdca),
+            integrator: IntegratorChoice::default(),
+            t_end: 1.0,
+            sampling: Sampling::Intervals(200),
+            initial: None,
+            divergence_limit: 1e8,
+        }
+    }
+
+    /// A simulation of the built-in mechanism `name`.
+    pub fn builtin(name: &str) -> Result<Self, Error> {
+        Ok(Self::new(crate::models::builtin(name)?))
+    }
+
+    /// A simulation of a built-in name or a model file (see [`crate::load_model`]).
+    pub fn load(spec: &str) -> Result<Self, Error> {
+        Ok(Self::new(crate::models::load_model(spec)?))
+    }
+
+    /// Sets the method.
+    pub fn method(mut self, method: Method) -> Self {
+        self.method = method;
+        self
+    }
+
+    /// Sets the integrator and its tolerances or step.
+    pub fn integrator(mut self, integrator: IntegratorChoice) -> Self {
+        self.integrator = integrator;
+        self
+    }
+
+    /// Sets the end time.
+    pub fn t_end(mut self, t_end: f64) -> Self {
+        self.t_end = t_end;
+        self
+    }
+
+    /// Records `intervals + 1` equally spaced samples.
+    pub fn samples(mut self, intervals: usize) -> Self {
+        self.sampling = Sampling::Intervals(intervals);
+        self
+    }
+
+    /// Sets the output sampling.
+    pub fn sampling(mut self, sampling: Sampling) -> Self {
+        self.sampling = sampling;
+        self
+    }
+
+    /// Starts from `state` instead of the model's initial conditions (any layout).
+    pub fn initial_state(mut self, state: State) -> Self {
+        self.initial = Some(state);
+        self
+    }
+
+    /// A run stops with a "diverged" failure when a coordinate or velocity exceeds this
+    /// magnitude (default 1e8).
+    pub fn divergence_limit(mut self, limit: f64) -> Self {
+        self.divergence_limit = limit;
+        self
+    }
+
+    /// The model.
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+    /// The method.
+    pub fn get_method(&self) -> &Method {
+        &self.method
+    }
+    /// The integrator.
+    pub fn get_integrator(&self) -> IntegratorChoice {
+        self.integrator
+    }
+    /// The end time.
+    pub fn get_t_end(&self) -> f64 {
+        self.t_end
+    }
+
+    /// The initial state in the sample layout.
+    pub fn initial(&self) -> State {
+        match &self.initial {
+            Some(s) => s.to_layout(SAMPLE_LAYOUT),
+            None => State::initial(&self.model, SAMPLE_LAYOUT),
+        }
+    }
+
+    /// The output times.
+    pub fn output_times(&self) -> Result<Vec<f64>, Error> {
+        let t0 = self.initial.as_ref().map_or(0.0, |s| s.t);
+        let t_end = self.t_end;
+        if !(t_end.is_finite() && t_end > t0) {
+            return Err(Error::param("run", "t_end", format!("must be finite and greater than t0 = {t0}"), t_end));
+        }
+        let times = match &self.sampling {
+            Sampling::Intervals(n) => {
+                if *n == 0 {
+                    return Err(Error::param("run", "samples", "must be at least 1", n));
+                }
+                (0..=*n).map(|k| t0 + (t_end - t0) * k as f64 / *n as f64).collect()
+            }
+            Sampling::Every(dt) => {
+                if !(dt.is_finite() && *dt > 0.0) {
+                    return Err(Error::param("run", "sample interval", "must be positive", dt));
+                }
+                let n = ((t_end - t0) / dt).floor() as usize;
+                let mut v: Vec<f64> = (0..=n).map(|k| t0 + k as f64 * dt).collect();
+                if t_end - v[v.len() - 1] > 1e-12 * dt {
+                    v.push(t_end);
+                }
+                v
+            }
+            Sampling::Times(v) => {
+                if v.is_empty() || v.windows(2).any(|w| w[1] <= w[0]) || v[0] < t0 || v[v.len() - 1] > t_end {
+                    return Err(Error::param(
+                        "run",
+                        "output times",
+                        format!("must be increasing inside [{t0}, {t_end}]"),
+                        format!("{} times", v.len()),
+                    ));
+                }
+                let mut v = v.clone();
+                if v[0] > t0 {
+                    v.insert(0, t0);
+                }
+                v
+            }
+        };
+        Ok(times)
+    }
+
+    /// Builds the method's front-end (see [`crate::registry::build_front_end`]).
+    pub fn front_end(&self) -> Result<Box<dyn FrontEnd>, Error> {
+        crate::registry::build_front_end(&self.method, &self.model)
+    }
+
+    /// Runs the simulation.
+    pub fn run(&self) -> Result<Trajectory, Error> {
+        self.run_with_progress(|_| {})
+    }
+
+    /// Runs the simulation, calling `progress` after every accepted step.
+    pub fn run_with_progress(&self, progress: impl FnMut(Progress)) -> Result<Trajectory, Error> {
+        let mut fe = self.front_end()?;
+        self.run_front_end(fe.as_mut(), progress)
+    }
+
+    /// Runs the simulation with a given front-end (e.g. a user's own [`FrontEnd`]).
+    pub fn run_front_end(
+        &self,
+        front_end: &mut dyn FrontEnd,
+        mut progress: impl FnMut(Progress),
+    ) -> Result<Trajectory, Error> {
+        let times = self.output_times()?;
+        let initial = self.initial();
+        let spec = RunSpec {
+            initial: &initial,
+            integrator: self.integrator,
+            t_end: self.t_end,
+            output_times: &times,
+        };
+        let mut rec = Recorder {
+            samples: Vec::with_capacity(times.len()),
+            progress: &mut progress,
+            t0: initial.t,
+            t_end: self.t_end,
+            limit: self.divergence_limit,
+            diverged: None,
+            body_names: self.model.bodies().iter().map(|b| b.name.clone()).collect(),
+        };
+        let start = Instant::now();
+        let result = front_end.run(&spec, &mut rec);
+        let wall_time = start.elapsed().as_secs_f64();
+        let (stats, failure) = match result {
+            Ok(stats) => match rec.diverged.take() {
+                Some(e) => (stats, Some(e.with_stats(stats))),
+                None => (stats, None),
+            },
+            Err(e) => (e.stats, Some(e)),
+        };
+        if let Some(e) = &failure {
+            match e.kind {
+                FrontEndErrorKind::NotImplemented => {
+                    return Err(Error::NotImplemented {
+                        method: front_end.name(),
+                        reason: e.to_string(),
+                    });
+                }
+                FrontEndErrorKind::InvalidInput => {
+                    return Err(Error::Unsupported {
+                        method: front_end.name(),
+                        message: e.to_string(),
+                    });
+                }
+                FrontEndErrorKind::Failed => {}
+            }
+        }
+        let samples = std::mem::take(&mut rec.samples);
+        let body_names = std::mem::take(&mut rec.body_names);
+        let mut traj = self.trajectory(front_end.name(), body_names, samples, stats, wall_time);
+        if failure.is_none() && traj.t.last().is_none_or(|t| (t - self.t_end).abs() > 1e-9 * (1.0 + self.t_end.abs())) {
+            let t = traj.t.last().copied().unwrap_or(initial.t);
+            return Err(Error::SimulationFailed(Box::new(SimulationFailure {
+                error: FrontEndError::failed(t, "the front-end stopped before t_end without an error").with_stats(stats),
+                trajectory: traj,
+            })));
+        }
+        match failure {
+            None => Ok(traj),
+            Some(error) => {
+                traj.failure = Some(error.to_string());
+                Err(Error::SimulationFailed(Box::new(SimulationFailure { error, trajectory: traj })))
+            }
+        }
+    }
+
+    /// Derived quantities of the samples (the same for every method).
+    fn trajectory(
+        &self,
+        method: String,
+        body_names: Vec<String>,
+        samples: Vec<Sample>,
+        stats: RunStats,
+        wall_time: f64,
+    ) -> Trajectory {
+        let mut meter = Meter::new(&self.model);
+        let n = samples.len();
+        let mut traj = Trajectory {
+            model: self.model.name().to_string(),
+            method,
+            integrator: self.integrator.to_string(),
+            body_names,
+            t: Vec::with_capacity(n),
+            states: Vec::with_capacity(n),
+            kinetic_energy: Vec::with_capacity(n),
+            potential_energy: Vec::with_capacity(n),
+            total_energy: Vec::with_capacity(n),
+            phi_norm: Vec::with_capacity(n),
+            phi_dot_norm: Vec::with_capacity(n),
+            phi_ddot_norm: Vec::with_capacity(n),
+            multipliers: Vec::with_capacity(n),
+            stats,
+            wall_time,
+            failure: None,
+        };
+        let mut phi_dot_vecs = Vec::with_capacity(n);
+        for s in samples {
+            let m = meter.measure(&s.state, s.accelerations.as_ref());
+            phi_dot_vecs.push(meter.last_phi_dot().cloned());
+            traj.t.push(s.state.t);
+            traj.kinetic_energy.push(m.kinetic);
+            traj.potential_energy.push(m.potential);
+            traj.total_energy.push(m.kinetic + m.potential);
+            traj.phi_norm.push(m.phi);
+            traj.phi_dot_norm.push(m.phi_dot);
+            traj.phi_ddot_norm.push(m.phi_ddot);
+            traj.multipliers.push(s.multipliers.map(|l| l.as_slice().to_vec()));
+            traj.states.push(s.state);
+        }
+        // Φ̈ where the method gave no accelerations: central difference of the Φ̇
+        // vectors between neighbouring samples (one-sided at the ends).
+        for k in 0..n {
+            if traj.phi_ddot_norm[k].is_finite() || n < 2 {
+                continue;
+            }
+            let (a, b) = if k == 0 {
+                (0, 1)
+            } else if k == n - 1 {
+                (n - 2, n - 1)
+            } else {
+                (k - 1, k + 1)
+            };
+            if let (Some(pa), Some(pb)) = (&phi_dot_vecs[a], &phi_dot_vecs[b]) {
+                let dt = traj.t[b] - traj.t[a];
+                if dt > 0.0 && pa.len() == pb.len() {
+                    traj.phi_ddot_norm[k] = (pb - pa).norm() / dt;
+                }
+            }
+        }
+        traj
+    }
+}
+
+/// The facade's sink: records samples, reports progress, watches for divergence.
+struct Recorder<'p, P: FnMut(Progress)> {
+    samples: Vec<Sample>,
+    progress: &'p mut P,
+    t0: f64,
+    t_end: f64,
+    limit: f64,
+    diverged: Option<FrontEndError>,
+    body_names: Vec<String>,
+}
+
+impl<P: FnMut(Progress)> Recorder<'_, P> {
+    /// The first body whose coordinates are non-finite or beyond the limit.
+    fn check(&self, s: &State) -> Option<FrontEndError> {
+        let nq = SAMPLE_LAYOUT.q_per_body();
+        let nv = SAMPLE_LAYOUT.v_per_body();
+        for i in 0..s.n_bodies() {
+            let q = s.q.rows(nq * i, nq);
+            let v = s.v.rows(nv * i, nv);
+            let bad = q.iter().chain(v.iter()).find(|x| !x.is_finite() || x.abs() > self.limit);
+            if let Some(x) = bad {
+                let name = self.body_names.get(i).map_or("?", String::as_str);
+                return Some(
+                    FrontEndError::failed(
+                        s.t,
+                        format!("simulation diverged: a coordinate or velocity reached {x:e} (limit {:e})", self.limit),
+                    )
+                    .at(format!("body `{name}`")),
+                );
+            }
+        }
+        None
+    }
+}
+
+impl<P: FnMut(Progress)> SampleSink for Recorder<'_, P> {
+    fn sample(&mut self, sample: Sample) {
+        if self.diverged.is_some() {
+            return;
+        }
+        if let Some(e) = self.check(&sample.state) {
+            self.diverged = Some(e);
+            return;
+        }
+        let t = sample.state.t;
+        self.samples.push(sample);
+        (self.progress)(Progress {
+            t,
+            t0: self.t0,
+            t_end: self.t_end,
+            samples: self.samples.len(),
+        });
+    }
+
+    fn step(&mut self, t: f64) -> ControlFlow<()> {
+        if self.diverged.is_some() {
+            return ControlFlow::Break(());
+        }
+        (self.progress)(Progress {
+            t,
+            t0: self.t0,
+            t_end: self.t_end,
+            samples: self.samples.len(),
+        });
+        ControlFlow::Continue(())
+    }
+}

@@ -1,0 +1,340 @@
+//! The result of a simulation: samples of states with derived quantities (energies,
+//! constraint violations), multipliers, statistics and wall time; CSV and JSON writers.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+use mbs_model::State;
+use nalgebra::{Vector3, Vector4};
+use serde::Serialize;
+
+use crate::error::Error;
+use crate::frontend::RunStats;
+
+/// A simulated trajectory. Sample `k` is at time `t[k]`; every per-sample vector has
+/// `t.len()` entries. Quantities a method cannot provide are `None` (per sample) or NaN.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trajectory {
+    /// Model name.
+    pub model: String,
+    /// Method (as `Method`'s `Display`).
+    pub method: String,
+    /// Integrator with its settings (as `IntegratorChoice`'s `Display`).
+    pub integrator: String,
+    /// Body names, in body order.
+    pub body_names: Vec<String>,
+    /// Sample times.
+    pub t: Vec<f64>,
+    /// States (absolute coordinates, layout `EulerParamsPdot`).
+    pub states: Vec<State>,
+    /// Kinetic energy T.
+    pub kinetic_energy: Vec<f64>,
+    /// Potential energy V (gravity and springs).
+    pub potential_energy: Vec<f64>,
+    /// Total energy T + V.
+    pub total_energy: Vec<f64>,
+    /// ‖Φ‖₂ (holonomic constraints, Euler-parameter normalization excluded).
+    pub phi_norm: Vec<f64>,
+    /// ‖Φ̇‖₂ = ‖Φ_q q̇ + Φ_t‖₂ (holonomic and nonholonomic rows).
+    pub phi_dot_norm: Vec<f64>,
+    /// ‖Φ̈‖₂ = ‖Φ_q q̈ − γ‖₂ with the method's accelerations, or by a finite
+    /// difference of Φ̇ between samples (NaN where neither is possible).
+    pub phi_ddot_norm: Vec<f64>,
+    /// Multipliers λ per sample, where the method yields them.
+    pub multipliers: Vec<Option<Vec<f64>>>,
+    /// Integrator statistics.
+    pub stats: RunStats,
+    /// Wall time of the integration in seconds (excluding the facade's measurements).
+    pub wall_time: f64,
+    /// Why the run stopped early, if it did.
+    pub failure: Option<String>,
+}
+
+impl Trajectory {
+    /// Number of samples.
+    pub fn len(&self) -> usize {
+        self.t.len()
+    }
+
+    /// Whether there is no sample.
+    pub fn is_empty(&self) -> bool {
+        self.t.is_empty()
+    }
+
+    /// Number of bodies.
+    pub fn n_bodies(&self) -> usize {
+        self.body_names.len()
+    }
+
+    /// Index of a body by name.
+    pub fn body_index(&self, name: &str) -> Option<usize> {
+        self.body_names.iter().position(|n| n == name)
+    }
+
+    /// Position of body `body` at sample `k`.
+    pub fn position(&self, k: usize, body: usize) -> Vector3<f64> {
+        self.states[k].position(body)
+    }
+
+    /// Euler parameters of body `body` at sample `k`.
+    pub fn euler_params(&self, k: usize, body: usize) -> Vector4<f64> {
+        self.states[k].euler_params(body)
+    }
+
+    /// Velocity ṙ of body `body` at sample `k`.
+    pub fn velocity(&self, k: usize, body: usize) -> Vector3<f64> {
+        self.states[k].velocity(body)
+    }
+
+    /// Global angular velocity ω of body `body` at sample `k`.
+    pub fn omega(&self, k: usize, body: usize) -> Vector3<f64> {
+        self.states[k].omega(body)
+    }
+
+    /// E(t) − E(t₀) for every sample.
+    pub fn energy_error(&self) -> Vec<f64> {
+        let e0 = self.total_energy.first().copied().unwrap_or(0.0);
+        self.total_energy.iter().map(|e| e - e0).collect()
+    }
+
+    /// max |E(t) − E(t₀)| (the energy drift of a conservative system).
+    pub fn energy_drift(&self) -> f64 {
+        max_finite(self.energy_error().iter().map(|e| e.abs()))
+    }
+
+    /// Largest energy error as a percentage of the largest kinetic energy (Bayo–Ledesma
+    /// Table 1).
+    pub fn energy_error_percent_of_max_kinetic(&self) -> f64 {
+        let tmax = max_finite(self.kinetic_energy.iter().copied());
+        100.0 * self.energy_drift() / tmax
+    }
+
+    /// max ‖Φ‖ over the samples.
+    pub fn max_phi(&self) -> f64 {
+        max_finite(self.phi_norm.iter().copied())
+    }
+    /// max ‖Φ̇‖ over the samples.
+    pub fn max_phi_dot(&self) -> f64 {
+        max_finite(self.phi_dot_norm.iter().copied())
+    }
+    /// max ‖Φ̈‖ over the samples (NaN entries skipped).
+    pub fn max_phi_ddot(&self) -> f64 {
+        max_finite(self.phi_ddot_norm.iter().copied())
+    }
+
+    /// The largest difference of body positions and Euler parameters between two
+    /// trajectories at their common samples (max over samples and coordinates).
+    pub fn max_position_difference(&self, other: &Trajectory) -> f64 {
+        let n = self.len().min(other.len());
+        let mut d: f64 = 0.0;
+        for k in 0..n {
+            if (self.t[k] - other.t[k]).abs() > 1e-9 * (1.0 + self.t[k].abs()) {
+                break;
+            }
+            let (a, b) = (&self.states[k].q, &other.states[k].q);
+            if a.len() != b.len() {
+                return f64::NAN;
+            }
+            d = d.max((a - b).amax());
+        }
+        d
+    }
+
+    /// Writes the samples as CSV: `t`, energies, violation norms, then per body
+    /// `<body>.x,y,z,e0,e1,e2,e3,vx,vy,vz,wx,wy,wz` (ω global).
+    pub fn write_csv(&self, path: &Path) -> Result<(), Error> {
+        let out = |e: csv::Error| Error::output(path, e);
+        let mut w = csv::Writer::from_path(path).map_err(out)?;
+        let mut header: Vec<String> = ["t", "kinetic_energy", "potential_energy", "total_energy"]
+            .iter()
+            .chain(&["phi_norm", "phi_dot_norm", "phi_ddot_norm"])
+            .map(|s| s.to_string())
+            .collect();
+        for b in &self.body_names {
+            for c in COMPONENTS {
+                header.push(format!("{b}.{c}"));
+            }
+        }
+        w.write_record(&header).map_err(out)?;
+        for k in 0..self.len() {
+            let mut row: Vec<String> = [
+                self.t[k],
+                self.kinetic_energy[k],
+                self.potential_energy[k],
+                self.total_energy[k],
+                self.phi_norm[k],
+                self.phi_dot_norm[k],
+                self.phi_ddot_norm[k],
+            ]
+            .iter()
+            .map(|v| fmt_num(*v))
+            .collect();
+            for i in 0..self.n_bodies() {
+                row.extend(self.body_row(k, i).iter().map(|v| fmt_num(*v)));
+            }
+            w.write_record(&row).map_err(out)?;
+        }
+        w.flush().map_err(|e| Error::output(path, e))
+    }
+
+    /// Writes the multipliers as CSV (`t, lambda_0, …`), if the method yields them;
+    /// returns whether a file was written.
+    pub fn write_multipliers_csv(&self, path: &Path) -> Result<bool, Error> {
+        let m = self.multipliers.iter().flatten().map(Vec::len).max().unwrap_or(0);
+        if m == 0 {
+            return Ok(false);
+        }
+        let out = |e: csv::Error| Error::output(path, e);
+        let mut w = csv::Writer::from_path(path).map_err(out)?;
+        let mut header = vec!["t".to_string()];
+        header.extend((0..m).map(|i| format!("lambda_{i}")));
+        w.write_record(&header).map_err(out)?;
+        for (k, lam) in self.multipliers.iter().enumerate() {
+            let mut row = vec![fmt_num(self.t[k])];
+            for i in 0..m {
+                row.push(lam.as_ref().and_then(|l| l.get(i)).map_or(String::new(), |v| fmt_num(*v)));
+            }
+            w.write_record(&row).map_err(out)?;
+        }
+        w.flush().map_err(|e| Error::output(path, e))?;
+        Ok(true)
+    }
+
+    /// The machine-readable form written by [`Trajectory::write_json`].
+    pub fn to_json_value(&self) -> serde_json::Value {
+        let bodies: Vec<JsonBody> = self
+            .body_names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| JsonBody {
+                name,
+                position: (0..self.len()).map(|k| self.position(k, i).into()).collect(),
+                euler_params: (0..self.len()).map(|k| self.euler_params(k, i).into()).collect(),
+                velocity: (0..self.len()).map(|k| self.velocity(k, i).into()).collect(),
+                omega: (0..self.len()).map(|k| self.omega(k, i).into()).collect(),
+            })
+            .collect();
+        let j = JsonTrajectory {
+            model: &self.model,
+            method: &self.method,
+            integrator: &self.integrator,
+            wall_time_s: self.wall_time,
+            stats: self.stats,
+            failure: self.failure.as_deref(),
+            summary: JsonSummary {
+                samples: self.len(),
+                energy_drift: self.energy_drift(),
+                max_phi: self.max_phi(),
+                max_phi_dot: self.max_phi_dot(),
+                max_phi_ddot: self.max_phi_ddot(),
+            },
+            t: &self.t,
+            kinetic_energy: &self.kinetic_energy,
+            potential_energy: &self.potential_energy,
+            total_energy: &self.total_energy,
+            phi_norm: &self.phi_norm,
+            phi_dot_norm: &self.phi_dot_norm,
+            phi_ddot_norm: &self.phi_ddot_norm,
+            bodies,
+            multipliers: &self.multipliers,
+        };
+        serde_json::to_value(j).unwrap_or(serde_json::Value::Null)
+    }
+
+    /// Writes the whole trajectory as JSON (non-finite numbers as `null`).
+    pub fn write_json(&self, path: &Path) -> Result<(), Error> {
+        let f = File::create(path).map_err(|e| Error::output(path, e))?;
+        let mut w = BufWriter::new(f);
+        serde_json::to_writer(&mut w, &self.to_json_value()).map_err(|e| Error::output(path, e))?;
+        w.flush().map_err(|e| Error::output(path, e))
+    }
+
+    /// Writes `trajectory.csv`, `trajectory.json` and (if any) `multipliers.csv` into
+    /// `dir` (created if needed); returns the files written.
+    pub fn write_all(&self, dir: &Path) -> Result<Vec<std::path::PathBuf>, Error> {
+        std::fs::create_dir_all(dir).map_err(|e| Error::output(dir, e))?;
+        let csv = dir.join("trajectory.csv");
+        let json = dir.join("trajectory.json");
+        self.write_csv(&csv)?;
+        self.write_json(&json)?;
+        let mut files = vec![csv, json];
+        let lam = dir.join("multipliers.csv");
+        if self.write_multipliers_csv(&lam)? {
+            files.push(lam);
+        }
+        Ok(files)
+    }
+
+    fn body_row(&self, k: usize, i: usize) -> [f64; 13] {
+        let (r, p, v, w) = (
+            self.position(k, i),
+            self.euler_params(k, i),
+            self.velocity(k, i),
+            self.omega(k, i),
+        );
+        [r.x, r.y, r.z, p[0], p[1], p[2], p[3], v.x, v.y, v.z, w.x, w.y, w.z]
+    }
+
+    /// A coordinate of a body over time, by component name (`x`, `y`, `z`, `e0`…`e3`,
+    /// `vx`, `vy`, `vz`, `wx`, `wy`, `wz`).
+    pub fn coordinate(&self, body: usize, component: &str) -> Option<Vec<f64>> {
+        let c = COMPONENTS.iter().position(|c| *c == component)?;
+        Some((0..self.len()).map(|k| self.body_row(k, body)[c]).collect())
+    }
+}
+
+/// The per-body columns of the CSV, in order.
+pub const COMPONENTS: [&str; 13] = [
+    "x", "y", "z", "e0", "e1", "e2", "e3", "vx", "vy", "vz", "wx", "wy", "wz",
+];
+
+fn fmt_num(v: f64) -> String {
+    if v.is_finite() { format!("{v:e}") } else { String::new() }
+}
+
+pub(crate) fn max_finite(it: impl Iterator<Item = f64>) -> f64 {
+    let mut m = f64::NAN;
+    for v in it.filter(|v| v.is_finite()) {
+        m = if m.is_nan() { v } else { m.max(v) };
+    }
+    m
+}
+
+#[derive(Serialize)]
+struct JsonTrajectory<'a> {
+    model: &'a str,
+    method: &'a str,
+    integrator: &'a str,
+    wall_time_s: f64,
+    stats: RunStats,
+    failure: Option<&'a str>,
+    summary: JsonSummary,
+    t: &'a [f64],
+    kinetic_energy: &'a [f64],
+    potential_energy: &'a [f64],
+    total_energy: &'a [f64],
+    phi_norm: &'a [f64],
+    phi_dot_norm: &'a [f64],
+    phi_ddot_norm: &'a [f64],
+    bodies: Vec<JsonBody<'a>>,
+    multipliers: &'a [Option<Vec<f64>>],
+}
+
+#[derive(Serialize)]
+struct JsonSummary {
+    samples: usize,
+    energy_drift: f64,
+    max_phi: f64,
+    max_phi_dot: f64,
+    max_phi_ddot: f64,
+}
+
+#[derive(Serialize)]
+struct JsonBody<'a> {
+    name: &'a str,
+    position: Vec<[f64; 3]>,
+    euler_params: Vec<[f64; 4]>,
+    velocity: Vec<[f64; 3]>,
+    omega: Vec<[f64; 3]>,
+}
