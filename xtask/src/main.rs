@@ -1,30 +1,168 @@
 //! `cargo xtask`: project automation (benchmark suites and reports).
+//!
+//! `cargo xtask bench [--suite NAME[,NAME…]]… [--quick] [--out DIR]` runs the suites of
+//! `shared/BENCHMARKS.md` in-process through the `mbs` facade and writes
+//! `target/bench-report/REPORT.md`, `results.json` and `plots/*.{png,svg}`.
 
+mod report;
+mod runner;
+mod suites;
+
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
+
+use report::{Machine, Report, Suite};
+use runner::Ctx;
 
 const HELP: &str = "\
 cargo xtask <COMMAND>
 
 Commands:
-  bench [--suite dca|hdca|alf|chiou|complement|scaling|consistency] [--quick]
-        run the paper reproductions and method comparisons, write target/bench-report/
+  bench [--suite dca|hdca|alf|chiou|complement|scaling|consistency]… [--quick] [--out DIR]
+        run the paper reproductions and method comparisons; write
+        target/bench-report/REPORT.md, results.json and plots/ (PNG and SVG).
+        --suite may be repeated or comma-separated (default: every suite);
+        --quick shortens end times and sweeps (CI; a few minutes on 2 cores).
   help  print this message
 ";
 
 fn main() -> ExitCode {
+    // `cargo xtask bench -- --quick` passes a literal `--`: skip it.
     let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--").collect();
     match args.first().map(String::as_str) {
         None | Some("help" | "--help" | "-h") => {
             print!("{HELP}");
             ExitCode::SUCCESS
         }
-        Some("bench") => {
-            eprintln!("bench: no suite is implemented yet");
-            ExitCode::FAILURE
-        }
+        Some("bench") => match parse_bench(&args[1..]) {
+            Ok(opts) => bench(opts),
+            Err(e) => {
+                eprintln!("error: {e}\n\n{HELP}");
+                ExitCode::from(2)
+            }
+        },
         Some(other) => {
             eprintln!("unknown command `{other}`\n\n{HELP}");
             ExitCode::from(2)
+        }
+    }
+}
+
+struct BenchOpts {
+    suites: Vec<String>,
+    quick: bool,
+    out: PathBuf,
+}
+
+fn default_out() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("..")
+                .join("target")
+        });
+    target.join("bench-report")
+}
+
+fn parse_bench(args: &[String]) -> Result<BenchOpts, String> {
+    let names: Vec<&str> = suites::ALL.iter().map(|(n, _)| *n).collect();
+    let mut opts = BenchOpts {
+        suites: Vec::new(),
+        quick: false,
+        out: default_out(),
+    };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let (flag, inline) = match a.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+            _ => (a.as_str(), None),
+        };
+        match flag {
+            "--quick" => opts.quick = true,
+            "--suite" | "-s" => {
+                let v = inline
+                    .or_else(|| it.next().cloned())
+                    .ok_or("--suite needs a name")?;
+                for n in v.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+                    if !names.contains(&n) {
+                        return Err(format!("unknown suite `{n}`; suites: {}", names.join(", ")));
+                    }
+                    opts.suites.push(n.to_string());
+                }
+            }
+            "--out" | "-o" => {
+                opts.out = PathBuf::from(
+                    inline
+                        .or_else(|| it.next().cloned())
+                        .ok_or("--out needs a directory")?,
+                )
+            }
+            other => return Err(format!("unknown option `{other}`")),
+        }
+    }
+    if opts.suites.is_empty() {
+        opts.suites = names.iter().map(|n| n.to_string()).collect();
+    }
+    Ok(opts)
+}
+
+fn bench(opts: BenchOpts) -> ExitCode {
+    let start = Instant::now();
+    let mut ctx = Ctx::new(opts.quick, opts.out.clone());
+    let mut out = Vec::new();
+    for (name, run) in suites::ALL {
+        if opts.suites.iter().any(|s| s == name) {
+            eprintln!("suite `{name}`{}", if opts.quick { " (quick)" } else { "" });
+            let t = Instant::now();
+            let mut s = run(&mut ctx);
+            s.wall_time_s = t.elapsed().as_secs_f64();
+            eprintln!("suite `{name}`: {:?} in {:.1} s", s.status, s.wall_time_s);
+            out.push(s);
+        } else {
+            let mut s = Suite::new(name, "not run in this invocation");
+            s.notes.push(format!(
+                "Not selected (`cargo xtask bench --suite {name}` runs it)."
+            ));
+            s.status = report::Status::NotImplemented;
+            s.title = "not run in this invocation".into();
+            out.push(s);
+        }
+    }
+    let mut command = String::from("cargo xtask bench");
+    if opts.quick {
+        command.push_str(" --quick");
+    }
+    if opts.suites.len() < suites::ALL.len() {
+        command.push_str(&format!(" --suite {}", opts.suites.join(",")));
+    }
+    let report = Report {
+        quick: opts.quick,
+        machine: Machine::detect(),
+        command,
+        wall_time_s: start.elapsed().as_secs_f64(),
+        suites: out,
+    };
+    match report.write(&opts.out) {
+        Ok((md, js)) => {
+            let abs = |p: PathBuf| std::fs::canonicalize(&p).unwrap_or(p);
+            println!("report: {}", abs(md).display());
+            println!("data:   {}", abs(js).display());
+            println!("plots:  {}", abs(opts.out.clone()).join("plots").display());
+            if ctx.errors.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                eprintln!("{} run(s) could not be set up:", ctx.errors.len());
+                for e in &ctx.errors {
+                    eprintln!("  {e}");
+                }
+                ExitCode::FAILURE
+            }
+        }
+        Err(e) => {
+            eprintln!("error: cannot write the report: {e}");
+            ExitCode::FAILURE
         }
     }
 }

@@ -23,6 +23,7 @@ pub mod index1;
 pub mod index3;
 pub mod lagrange;
 pub mod leading;
+pub mod mechanism;
 pub mod params;
 pub mod projection;
 
@@ -33,5 +34,6 @@ pub use index1::{Index1, Index1Stats};
 pub use index3::{AlfIndex3, Index3Params, Index3Stats, Rule};
 pub use lagrange::LagrangeAccelerations;
 pub use leading::LeadingMatrix;
+pub use mechanism::MechanismDescriptor;
 pub use params::{AlfParams, Baumgarte, Formulation, Projection, ProjectionParams};
 pub use projection::{ProjectionInfo, ProjectionKind, Projector};

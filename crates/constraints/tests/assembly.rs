@@ -182,6 +182,22 @@ fn sparse_fill_equals_dense_fill_and_products() {
             }
         }
 
+        // Φ̇ = Φ_q v + Φ_t equals dΦ/ds along the motion (holonomic rows).
+        let mut phi_dot = vec![0.0; m];
+        ws.phi_dot(&sys, &mut phi_dot).unwrap();
+        let h = 1e-6;
+        let mut ws2 = Workspace::new(&sys);
+        let mut fp = vec![0.0; m];
+        let mut fm = vec![0.0; m];
+        ws2.evaluate(&model, &sys, &common::along_motion(&state, h, true)).unwrap();
+        ws2.phi(&sys, &mut fp).unwrap();
+        ws2.evaluate(&model, &sys, &common::along_motion(&state, -h, true)).unwrap();
+        ws2.phi(&sys, &mut fm).unwrap();
+        for r in 0..sys.n_holonomic() {
+            let fd = (fp[r] - fm[r]) / (2.0 * h);
+            assert!((fd - phi_dot[r]).abs() < 1e-6 * (1.0 + fd.abs()), "{layout:?} row {r}: {fd} vs {}", phi_dot[r]);
+        }
+
         // Repeated evaluation on the same workspace gives identical results.
         let blocks = ws.blocks().to_vec();
         ws.evaluate(&model, &sys, &state).unwrap();

@@ -1,5 +1,7 @@
 //! Evaluation and every fill allocate nothing after construction (a counting global
 //! allocator; this binary holds a single test so no other thread allocates meanwhile).
+//! The only `unsafe` of the crate: a `GlobalAlloc` forwarding to `System`, test-only.
+#![allow(unsafe_code)]
 
 use std::alloc::{GlobalAlloc, Layout as AllocLayout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -384,16 +384,14 @@ impl Adams {
                     .max(f64::MIN_POSITIVE);
             }
             // Predict: p = y + h Σ_{j<k} g_j β_j Φ_j;  sum = Σ_{j<k} β_j Φ_j.
-            for i in 0..n {
-                let mut acc = 0.0;
-                let mut s = 0.0;
-                for j in 0..k {
-                    let ps = self.beta[j] * self.phi[j][i];
-                    acc += self.g[j] * ps;
-                    s += ps;
+            self.p.copy_from_slice(&self.y);
+            self.sum.fill(0.0);
+            for j in 0..k {
+                let (b, hg) = (self.beta[j], h * self.g[j] * self.beta[j]);
+                for ((pi, si), fi) in self.p.iter_mut().zip(self.sum.iter_mut()).zip(&self.phi[j]) {
+                    *pi += hg * fi;
+                    *si += b * fi;
                 }
-                self.p[i] = self.y[i] + h * acc;
-                self.sum[i] = s;
             }
             sys.rhs(t_new, &self.p, &mut self.fp).at(t_new)?;
             self.info.rhs_evals += 1;

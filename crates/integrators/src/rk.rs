@@ -204,6 +204,7 @@ pub struct EmbeddedRk {
     y: Vec<f64>,
     y_new: Vec<f64>,
     y_out: Vec<f64>,
+    e: Vec<f64>,
     t: f64,
     info: Info,
 }
@@ -221,6 +222,7 @@ impl EmbeddedRk {
             y: vec![0.0; n],
             y_new: vec![0.0; n],
             y_out: vec![0.0; n],
+            e: vec![0.0; n],
             t: 0.0,
             info: Info::default(),
         }
@@ -358,13 +360,15 @@ impl EmbeddedRk {
                 // Stages: Y_s = y + h Σ_j a_sj k_j,  k_s = f(t + c_s h, Y_s).
                 for s in 1..stages {
                     let (done_k, rest) = self.k.split_at_mut(s);
-                    let row = tab.a[s];
-                    for i in 0..n {
-                        let mut acc = 0.0;
-                        for (j, a) in row.iter().enumerate() {
-                            acc += a * done_k[j][i];
+                    // Column-oriented axpys (vectorisable).
+                    self.y_new.copy_from_slice(&self.y);
+                    for (j, &a) in tab.a[s].iter().enumerate() {
+                        if a != 0.0 {
+                            let c = h * a;
+                            for (yi, ki) in self.y_new.iter_mut().zip(&done_k[j]) {
+                                *yi += c * ki;
+                            }
                         }
-                        self.y_new[i] = self.y[i] + h * acc;
                     }
                     let ts = if s == last && done {
                         t_end
@@ -383,16 +387,22 @@ impl EmbeddedRk {
                     }
                     break 0.0;
                 }
+                // e = Σ_s E_s k_s, then the weighted max norm.
+                self.e.fill(0.0);
+                for s in 0..stages {
+                    let c = tab.e[s];
+                    if c != 0.0 {
+                        for (ei, ki) in self.e.iter_mut().zip(&self.k[s]) {
+                            *ei += c * ki;
+                        }
+                    }
+                }
                 let mut err: f64 = 0.0;
                 for i in 0..n {
-                    let mut e = 0.0;
-                    for s in 0..stages {
-                        e += tab.e[s] * self.k[s][i];
-                    }
                     let sc = (rtol * self.y[i].abs().max(self.y_new[i].abs()))
                         .max(self.params.atol.get(i))
                         .max(f64::MIN_POSITIVE);
-                    err = err.max((e / sc).abs());
+                    err = err.max((self.e[i] / sc).abs());
                 }
                 err *= absh;
                 if finite && err <= 1.0 {

@@ -54,7 +54,9 @@ pub enum LinalgError {
     #[error("solver has no valid factorization")]
     NotFactorized,
     /// An iterative method did not reach its tolerance.
-    #[error("no convergence after {iterations} iterations: relative residual {residual:e} > {tol:e}")]
+    #[error(
+        "no convergence after {iterations} iterations: relative residual {residual:e} > {tol:e}"
+    )]
     NotConverged {
         /// Iterations done.
         iterations: usize,
@@ -96,7 +98,11 @@ pub(crate) fn check_finite(what: &'static str, values: &[f64]) -> Result<(), Lin
 }
 
 /// Checks a length.
-pub(crate) fn check_len(what: &'static str, expected: usize, got: usize) -> Result<(), LinalgError> {
+pub(crate) fn check_len(
+    what: &'static str,
+    expected: usize,
+    got: usize,
+) -> Result<(), LinalgError> {
     if expected == got {
         Ok(())
     } else {

@@ -111,7 +111,10 @@ impl ChainSystem {
             joints.push(vec![(0, block(1.0, &(-half[0])))]);
         }
         for k in 1..nb {
-            joints.push(vec![(k - 1, block(1.0, &half[k - 1])), (k, block(-1.0, &(-half[k])))]);
+            joints.push(vec![
+                (k - 1, block(1.0, &half[k - 1])),
+                (k, block(-1.0, &(-half[k]))),
+            ]);
         }
         if closed && nb > 0 {
             joints.push(vec![(nb - 1, block(1.0, &half[nb - 1]))]);

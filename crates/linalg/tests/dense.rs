@@ -120,9 +120,15 @@ fn errors_are_values_not_panics() {
     let mut chol = DenseCholesky::new(n);
     let mut a = DMatrix::<f64>::identity(n, n);
     a[(2, 2)] = -1.0;
-    assert_eq!(SpdSolver::factor(&mut chol, a.as_slice()), Err(LinalgError::NotPositiveDefinite { index: 2 }));
+    assert_eq!(
+        SpdSolver::factor(&mut chol, a.as_slice()),
+        Err(LinalgError::NotPositiveDefinite { index: 2 })
+    );
     let mut x = vec![1.0; n];
-    assert_eq!(SpdSolver::solve_in_place(&mut chol, &mut x), Err(LinalgError::NotFactorized));
+    assert_eq!(
+        SpdSolver::solve_in_place(&mut chol, &mut x),
+        Err(LinalgError::NotFactorized)
+    );
     a[(2, 2)] = f64::NAN;
     assert!(matches!(
         SpdSolver::factor(&mut chol, a.as_slice()),
@@ -130,14 +136,24 @@ fn errors_are_values_not_panics() {
     ));
     assert!(matches!(
         SpdSolver::factor(&mut chol, &[1.0; 3]),
-        Err(LinalgError::DimensionMismatch { expected: 16, got: 3, .. })
+        Err(LinalgError::DimensionMismatch {
+            expected: 16,
+            got: 3,
+            ..
+        })
     ));
     let mut lu = DenseLu::new(3);
     let s = DMatrix::from_row_slice(3, 3, &[1.0, 2.0, 3.0, 2.0, 4.0, 6.0, 0.0, 1.0, 1.0]);
-    assert!(matches!(lu.factor(s.as_slice()), Err(LinalgError::Singular { .. })));
+    assert!(matches!(
+        lu.factor(s.as_slice()),
+        Err(LinalgError::Singular { .. })
+    ));
     let mut ldlt = DenseLdlt::new(2);
     let z = DMatrix::from_row_slice(2, 2, &[0.0, 1.0, 1.0, 0.0]);
-    assert!(matches!(ldlt.factor(z.as_slice()), Err(LinalgError::Singular { index: 0, .. })));
+    assert!(matches!(
+        ldlt.factor(z.as_slice()),
+        Err(LinalgError::Singular { index: 0, .. })
+    ));
     let mut chol = DenseCholesky::new(2);
     SpdSolver::factor(&mut chol, DMatrix::<f64>::identity(2, 2).as_slice()).unwrap();
     let mut b = vec![1.0, f64::INFINITY];
@@ -164,7 +180,8 @@ fn kkt_with_singular_mass_on_range_is_solved() {
 fn trait_objects_select_backends() {
     let mut rng = SplitMix64::new(7);
     let a = random_spd(&mut rng, 6);
-    let solvers: Vec<Box<dyn SpdSolver>> = vec![Box::new(DenseCholesky::new(6)), Box::new(DenseLdlt::new(6))];
+    let solvers: Vec<Box<dyn SpdSolver>> =
+        vec![Box::new(DenseCholesky::new(6)), Box::new(DenseLdlt::new(6))];
     for mut s in solvers {
         assert_eq!(s.dim(), 6);
         s.factor(a.as_slice()).unwrap();

@@ -5,12 +5,12 @@
 mod common;
 
 use common::*;
+use mbs_linalg::LinalgError;
 use mbs_linalg::nullspace::{
-    CoordinatePartitioning, NullSpace, NullSpaceBasis, NullSpaceMethod, NullSpaceParams, NullSpaceSolver, gauss_jordan,
-    null_space,
+    CoordinatePartitioning, NullSpace, NullSpaceBasis, NullSpaceMethod, NullSpaceParams,
+    NullSpaceSolver, gauss_jordan, null_space,
 };
 use mbs_linalg::synthetic::SplitMix64;
-use mbs_linalg::LinalgError;
 use nalgebra::DMatrix;
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
@@ -19,20 +19,34 @@ fn spectral_norm(a: &DMatrix<f64>) -> f64 {
     a.singular_values().iter().fold(0.0_f64, |x, &s| x.max(s))
 }
 
-fn check(ns: &NullSpace, phi: &DMatrix<f64>, rank: usize, reference_projector: &DMatrix<f64>) -> Result<(), TestCaseError> {
+fn check(
+    ns: &NullSpace,
+    phi: &DMatrix<f64>,
+    rank: usize,
+    reference_projector: &DMatrix<f64>,
+) -> Result<(), TestCaseError> {
     let n = phi.ncols();
     let name = ns.method.name();
     prop_assert_eq!(ns.rank, rank, "{} rank", name);
     prop_assert_eq!(ns.p.shape(), (n, n - rank), "{} shape", name);
     let err = spectral_norm(&(phi * &ns.p));
-    prop_assert!(err <= 1e-10 * spectral_norm(phi), "{}: ‖Φ P‖ = {:e}", name, err);
+    prop_assert!(
+        err <= 1e-10 * spectral_norm(phi),
+        "{}: ‖Φ P‖ = {:e}",
+        name,
+        err
+    );
     prop_assert_eq!(ns.orthonormal, ns.method.is_orthonormal());
     if ns.orthonormal {
         let e = (ns.p.transpose() * &ns.p - DMatrix::identity(n - rank, n - rank)).amax();
         prop_assert!(e < 1e-10, "{}: ‖PᵀP − I‖ = {:e}", name, e);
         // same subspace as the SVD reference
         let proj = &ns.p * ns.p.transpose();
-        prop_assert!((proj - reference_projector).amax() < 1e-9, "{}: projector differs", name);
+        prop_assert!(
+            (proj - reference_projector).amax() < 1e-9,
+            "{}: projector differs",
+            name
+        );
     } else {
         // P spans the null space: full column rank and annihilated by Φ
         let sv = ns.p.singular_values();
@@ -41,10 +55,19 @@ fn check(ns: &NullSpace, phi: &DMatrix<f64>, rank: usize, reference_projector: &
     if let Some(s) = &ns.s {
         prop_assert_eq!(s.shape(), (n, phi.nrows()));
         let e = (phi * s * phi - phi).amax();
-        prop_assert!(e < 1e-9 * phi.amax().max(1.0), "{}: Φ S Φ ≠ Φ ({:e})", name, e);
+        prop_assert!(
+            e < 1e-9 * phi.amax().max(1.0),
+            "{}: Φ S Φ ≠ Φ ({:e})",
+            name,
+            e
+        );
         match ns.method {
             // X = [Φ_q; Pᵀ] ⇒ B S = Pᵀ S = 0 (eq 3.4, X X⁻¹ = I)
-            NullSpaceMethod::ZeroEigen | NullSpaceMethod::Schur | NullSpaceMethod::Svd | NullSpaceMethod::Qr | NullSpaceMethod::PutdHouseholder => {
+            NullSpaceMethod::ZeroEigen
+            | NullSpaceMethod::Schur
+            | NullSpaceMethod::Svd
+            | NullSpaceMethod::Qr
+            | NullSpaceMethod::PutdHouseholder => {
                 prop_assert!((ns.p.transpose() * s).amax() < 1e-9, "{}: Pᵀ S ≠ 0", name);
             }
             _ => {}
@@ -55,7 +78,12 @@ fn check(ns: &NullSpace, phi: &DMatrix<f64>, rank: usize, reference_projector: &
 
 /// `base`: independent rows spanning the row space of `phi` (the reference
 /// null-space projector is `I − baseᵀ (base baseᵀ)⁻¹ base`).
-fn run_all(phi: &DMatrix<f64>, base: &DMatrix<f64>, rank: usize, rng: &mut SplitMix64) -> Result<(), TestCaseError> {
+fn run_all(
+    phi: &DMatrix<f64>,
+    base: &DMatrix<f64>,
+    rank: usize,
+    rng: &mut SplitMix64,
+) -> Result<(), TestCaseError> {
     let n = phi.ncols();
     let params = NullSpaceParams::default();
     let reference = {
@@ -64,7 +92,8 @@ fn run_all(phi: &DMatrix<f64>, base: &DMatrix<f64>, rank: usize, rng: &mut Split
     };
     let mass = random_spd(rng, n);
     for method in NullSpaceMethod::ALL {
-        let ns = null_space(method, phi, Some(&mass), &params).map_err(|e| TestCaseError::fail(format!("{method:?}: {e}")))?;
+        let ns = null_space(method, phi, Some(&mass), &params)
+            .map_err(|e| TestCaseError::fail(format!("{method:?}: {e}")))?;
         check(&ns, phi, rank, &reference)?;
     }
     Ok(())
@@ -112,7 +141,11 @@ fn mechanism_jacobian_with_redundant_loop() {
 
 #[test]
 fn gauss_jordan_finds_redundant_rows() {
-    let phi = DMatrix::from_row_slice(3, 4, &[1.0, 2.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0, 3.0, 1.0, 1.0]);
+    let phi = DMatrix::from_row_slice(
+        3,
+        4,
+        &[1.0, 2.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0, 3.0, 1.0, 1.0],
+    );
     let gj = gauss_jordan(&phi, 1e-12);
     assert_eq!(gj.rank, 2);
     assert_eq!(gj.redundant_rows, vec![2]);
@@ -150,7 +183,11 @@ fn coordinate_partition_reselected_when_redundancy_changes() {
     let params = NullSpaceParams::default();
     let mut solver = NullSpaceSolver::new(NullSpaceMethod::CoordinatePartitioning, params);
     // row 2 = row 0 + row 1 (redundant)
-    let phi1 = DMatrix::from_row_slice(3, 4, &[1.0, 0.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.5, 1.0, 1.0, 0.5, 0.5]);
+    let phi1 = DMatrix::from_row_slice(
+        3,
+        4,
+        &[1.0, 0.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.5, 1.0, 1.0, 0.5, 0.5],
+    );
     let ns = solver.compute(&phi1).unwrap();
     assert_eq!(ns.rank, 2);
     // row 2 stops being redundant: the kept partition would violate it
@@ -166,23 +203,47 @@ fn coordinate_partition_reselected_when_redundancy_changes() {
 fn errors() {
     let phi = DMatrix::from_row_slice(1, 2, &[1.0, f64::NAN]);
     for method in NullSpaceMethod::ALL {
-        let r = null_space(method, &phi, Some(&DMatrix::identity(2, 2)), &NullSpaceParams::default());
-        assert!(matches!(r, Err(LinalgError::NonFinite { index: 1, .. })), "{method:?}: {r:?}");
+        let r = null_space(
+            method,
+            &phi,
+            Some(&DMatrix::identity(2, 2)),
+            &NullSpaceParams::default(),
+        );
+        assert!(
+            matches!(r, Err(LinalgError::NonFinite { index: 1, .. })),
+            "{method:?}: {r:?}"
+        );
     }
     let phi = DMatrix::from_row_slice(1, 2, &[1.0, 1.0]);
     assert_eq!(
-        null_space(NullSpaceMethod::WangHuston, &phi, None, &NullSpaceParams::default()),
+        null_space(
+            NullSpaceMethod::WangHuston,
+            &phi,
+            None,
+            &NullSpaceParams::default()
+        ),
         Err(LinalgError::MissingMass("wang-huston"))
     );
     let not_spd = DMatrix::from_row_slice(2, 2, &[1.0, 0.0, 0.0, -1.0]);
     assert!(matches!(
-        null_space(NullSpaceMethod::WangHuston, &phi, Some(&not_spd), &NullSpaceParams::default()),
+        null_space(
+            NullSpaceMethod::WangHuston,
+            &phi,
+            Some(&not_spd),
+            &NullSpaceParams::default()
+        ),
         Err(LinalgError::NotPositiveDefinite { .. })
     ));
     // zero Jacobian: rank 0, P = I
     let z = DMatrix::zeros(2, 3);
     for method in NullSpaceMethod::ALL {
-        let ns = null_space(method, &z, Some(&DMatrix::identity(3, 3)), &NullSpaceParams::default()).unwrap();
+        let ns = null_space(
+            method,
+            &z,
+            Some(&DMatrix::identity(3, 3)),
+            &NullSpaceParams::default(),
+        )
+        .unwrap();
         assert_eq!(ns.rank, 0);
         assert_eq!(ns.p.ncols(), 3);
     }
@@ -192,17 +253,59 @@ fn errors() {
 fn explicit_tolerance_changes_the_rank() {
     // singular values 1 and 1e-7
     let phi = DMatrix::from_row_slice(2, 3, &[1.0, 0.0, 0.0, 0.0, 1e-7, 0.0]);
-    for method in [NullSpaceMethod::Svd, NullSpaceMethod::Qr, NullSpaceMethod::PutdHouseholder, NullSpaceMethod::PutdGauss, NullSpaceMethod::CoordinatePartitioning] {
-        let strict = null_space(method, &phi, None, &NullSpaceParams { rank_tol: 1e-10, compute_s: true }).unwrap();
+    for method in [
+        NullSpaceMethod::Svd,
+        NullSpaceMethod::Qr,
+        NullSpaceMethod::PutdHouseholder,
+        NullSpaceMethod::PutdGauss,
+        NullSpaceMethod::CoordinatePartitioning,
+    ] {
+        let strict = null_space(
+            method,
+            &phi,
+            None,
+            &NullSpaceParams {
+                rank_tol: 1e-10,
+                compute_s: true,
+            },
+        )
+        .unwrap();
         assert_eq!(strict.rank, 2, "{method:?}");
-        let loose = null_space(method, &phi, None, &NullSpaceParams { rank_tol: 1e-5, compute_s: true }).unwrap();
+        let loose = null_space(
+            method,
+            &phi,
+            None,
+            &NullSpaceParams {
+                rank_tol: 1e-5,
+                compute_s: true,
+            },
+        )
+        .unwrap();
         assert_eq!(loose.rank, 1, "{method:?}");
     }
     // eigenvalue methods compare λ = σ² with the tolerance
     for method in [NullSpaceMethod::ZeroEigen, NullSpaceMethod::Schur] {
-        let r = null_space(method, &phi, None, &NullSpaceParams { rank_tol: 1e-16, compute_s: true }).unwrap();
+        let r = null_space(
+            method,
+            &phi,
+            None,
+            &NullSpaceParams {
+                rank_tol: 1e-16,
+                compute_s: true,
+            },
+        )
+        .unwrap();
         assert_eq!(r.rank, 2, "{method:?}");
-        let r = null_space(method, &phi, None, &NullSpaceParams { rank_tol: 1e-10, compute_s: true }).unwrap();
+        let r = null_space(
+            method,
+            &phi,
+            None,
+            &NullSpaceParams {
+                rank_tol: 1e-10,
+                compute_s: true,
+            },
+        )
+        .unwrap();
         assert_eq!(r.rank, 1, "{method:?}");
     }
 }

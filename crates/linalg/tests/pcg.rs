@@ -11,16 +11,27 @@ use mbs_linalg::synthetic::ChainSystem;
 use mbs_linalg::{LinalgError, Par};
 use nalgebra::{DMatrix, DVector};
 
-const PRECONDITIONERS: [Preconditioner; 3] = [Preconditioner::None, Preconditioner::Diagonal, Preconditioner::Scaled];
+const PRECONDITIONERS: [Preconditioner; 3] = [
+    Preconditioner::None,
+    Preconditioner::Diagonal,
+    Preconditioner::Scaled,
+];
 
 fn rhs(m: usize) -> Vec<f64> {
-    (0..m).map(|i| ((i * 7919) % 97) as f64 / 97.0 - 0.5).collect()
+    (0..m)
+        .map(|i| ((i * 7919) % 97) as f64 / 97.0 - 0.5)
+        .collect()
 }
 
 fn true_relative_residual(solver: &mut PcgSolver, b: &[f64], x: &[f64]) -> f64 {
     let mut y = vec![0.0; b.len()];
     solver.apply(x, &mut y).unwrap();
-    let r: f64 = y.iter().zip(b).map(|(a, b)| (a - b) * (a - b)).sum::<f64>().sqrt();
+    let r: f64 = y
+        .iter()
+        .zip(b)
+        .map(|(a, b)| (a - b) * (a - b))
+        .sum::<f64>()
+        .sqrt();
     r / b.iter().map(|v| v * v).sum::<f64>().sqrt()
 }
 
@@ -28,16 +39,28 @@ fn true_relative_residual(solver: &mut PcgSolver, b: &[f64], x: &[f64]) -> f64 {
 fn chains_and_loops_16_to_1024_bodies() {
     for nb in [16, 64, 256, 1024] {
         for closed in [false, true] {
-            let sys = if closed { ChainSystem::closed_loop(nb, nb as u64) } else { ChainSystem::chain(nb, nb as u64) };
+            let sys = if closed {
+                ChainSystem::closed_loop(nb, nb as u64)
+            } else {
+                ChainSystem::chain(nb, nb as u64)
+            };
             for pre in PRECONDITIONERS {
                 let op = sys.arrowhead(1e-8, 1.0).unwrap();
-                let params = PcgParams { tol: 1e-10, max_iter: 20 * sys.m(), preconditioner: pre, ..Default::default() };
+                let params = PcgParams {
+                    tol: 1e-10,
+                    max_iter: 20 * sys.m(),
+                    preconditioner: pre,
+                    ..Default::default()
+                };
                 let mut solver = PcgSolver::new(op, params).unwrap();
                 let b = rhs(sys.m());
                 let mut x = vec![0.0; sys.m()];
                 let info = solver.solve(&b, &mut x).unwrap();
                 let res = true_relative_residual(&mut solver, &b, &x);
-                assert!(res <= 1e-10, "nb {nb} closed {closed} {pre:?}: residual {res:e}");
+                assert!(
+                    res <= 1e-10,
+                    "nb {nb} closed {closed} {pre:?}: residual {res:e}"
+                );
                 assert!(info.relative_residual <= 1e-10);
                 assert!(info.iterations > 0);
             }
@@ -62,9 +85,20 @@ fn matches_dense_schur_complement() {
         };
         assert!(rel_err(&dense, &manual) < 1e-12);
         let b = rhs(sys.m());
-        let reference = dense.cholesky().unwrap().solve(&DVector::from_vec(b.clone()));
+        let reference = dense
+            .cholesky()
+            .unwrap()
+            .solve(&DVector::from_vec(b.clone()));
         for pre in PRECONDITIONERS {
-            let mut solver = PcgSolver::new(op.clone(), PcgParams { tol: 1e-14, preconditioner: pre, ..Default::default() }).unwrap();
+            let mut solver = PcgSolver::new(
+                op.clone(),
+                PcgParams {
+                    tol: 1e-14,
+                    preconditioner: pre,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
             let mut x = vec![0.0; sys.m()];
             solver.solve(&b, &mut x).unwrap();
             assert!(rel_err_slice(&x, reference.as_slice()) < 1e-9, "{pre:?}");
@@ -91,7 +125,14 @@ fn recovers_the_arrowhead_kkt_solution() {
     let mut cd = c.clone();
     cd.extend(&d);
     let reference = k.lu().solve(&DVector::from_vec(cd)).unwrap();
-    let mut solver = PcgSolver::new(sys.arrowhead(eps, rho).unwrap(), PcgParams { tol: 1e-14, ..Default::default() }).unwrap();
+    let mut solver = PcgSolver::new(
+        sys.arrowhead(eps, rho).unwrap(),
+        PcgParams {
+            tol: 1e-14,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let mut b = vec![0.0; m];
     solver.schur_rhs(&c, &d, &mut b).unwrap();
     let mut lambda = vec![0.0; m];
@@ -105,7 +146,8 @@ fn recovers_the_arrowhead_kkt_solution() {
 #[test]
 fn warm_start_saves_iterations() {
     let sys = ChainSystem::chain(128, 3);
-    let mut solver = PcgSolver::new(sys.arrowhead(1e-8, 1.0).unwrap(), PcgParams::default()).unwrap();
+    let mut solver =
+        PcgSolver::new(sys.arrowhead(1e-8, 1.0).unwrap(), PcgParams::default()).unwrap();
     let b = rhs(sys.m());
     let mut x = vec![0.0; sys.m()];
     let cold = solver.solve(&b, &mut x).unwrap();
@@ -114,9 +156,18 @@ fn warm_start_saves_iterations() {
     let again = solver.solve(&b, &mut x).unwrap();
     assert_eq!(again.iterations, 0);
     // a slightly changed right-hand side: far fewer iterations than cold
-    let b2: Vec<f64> = b.iter().enumerate().map(|(i, v)| v + 1e-4 * (i as f64).sin()).collect();
+    let b2: Vec<f64> = b
+        .iter()
+        .enumerate()
+        .map(|(i, v)| v + 1e-4 * (i as f64).sin())
+        .collect();
     let warm = solver.solve(&b2, &mut x).unwrap();
-    assert!(warm.iterations < cold.iterations, "warm {} cold {}", warm.iterations, cold.iterations);
+    assert!(
+        warm.iterations < cold.iterations,
+        "warm {} cold {}",
+        warm.iterations,
+        cold.iterations
+    );
     assert!(true_relative_residual(&mut solver, &b2, &x) <= 1e-10);
 }
 
@@ -125,19 +176,45 @@ fn bit_identical_for_any_thread_count() {
     let sys = ChainSystem::closed_loop(300, 21);
     let b = rhs(sys.m());
     let run = |par: Par, pre: Preconditioner| {
-        let mut solver = PcgSolver::new(sys.arrowhead(1e-8, 1.0).unwrap(), PcgParams { par, preconditioner: pre, ..Default::default() }).unwrap();
+        let mut solver = PcgSolver::new(
+            sys.arrowhead(1e-8, 1.0).unwrap(),
+            PcgParams {
+                par,
+                preconditioner: pre,
+                ..Default::default()
+            },
+        )
+        .unwrap();
         let mut x = vec![0.0; sys.m()];
         let info = solver.solve(&b, &mut x).unwrap();
         (x, info.iterations)
     };
     for pre in PRECONDITIONERS {
         let seq = run(Par::Seq, pre);
-        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap().install(|| run(Par::Rayon, pre));
-        let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap().install(|| run(Par::Rayon, pre));
-        let three = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap().install(|| run(Par::Rayon, pre));
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap()
+            .install(|| run(Par::Rayon, pre));
+        let two = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap()
+            .install(|| run(Par::Rayon, pre));
+        let three = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap()
+            .install(|| run(Par::Rayon, pre));
         for other in [&one, &two, &three] {
             assert_eq!(seq.1, other.1);
-            assert!(seq.0.iter().zip(&other.0).all(|(a, b)| a.to_bits() == b.to_bits()), "{pre:?}");
+            assert!(
+                seq.0
+                    .iter()
+                    .zip(&other.0)
+                    .all(|(a, b)| a.to_bits() == b.to_bits()),
+                "{pre:?}"
+            );
         }
     }
 }
@@ -145,19 +222,36 @@ fn bit_identical_for_any_thread_count() {
 #[test]
 fn reports_non_convergence_and_bad_input() {
     let sys = ChainSystem::chain(64, 4);
-    let mut solver = PcgSolver::new(sys.arrowhead(1e-8, 1.0).unwrap(), PcgParams { max_iter: 3, ..Default::default() }).unwrap();
+    let mut solver = PcgSolver::new(
+        sys.arrowhead(1e-8, 1.0).unwrap(),
+        PcgParams {
+            max_iter: 3,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let b = rhs(sys.m());
     let mut x = vec![0.0; sys.m()];
     match solver.solve(&b, &mut x) {
-        Err(LinalgError::NotConverged { iterations: 3, residual, tol }) => {
+        Err(LinalgError::NotConverged {
+            iterations: 3,
+            residual,
+            tol,
+        }) => {
             assert!(residual > tol);
         }
         other => panic!("expected NotConverged, got {other:?}"),
     }
     let mut bad = b.clone();
     bad[5] = f64::NAN;
-    assert!(matches!(solver.solve(&bad, &mut x), Err(LinalgError::NonFinite { index: 5, .. })));
-    assert!(matches!(solver.solve(&b[1..], &mut x), Err(LinalgError::DimensionMismatch { .. })));
+    assert!(matches!(
+        solver.solve(&bad, &mut x),
+        Err(LinalgError::NonFinite { index: 5, .. })
+    ));
+    assert!(matches!(
+        solver.solve(&b[1..], &mut x),
+        Err(LinalgError::DimensionMismatch { .. })
+    ));
     // a non-SPD mass block is refused when building the operator
     let mut masses = sys.masses.clone();
     masses[3][(4, 4)] = -1.0;
@@ -172,16 +266,29 @@ fn reports_non_convergence_and_bad_input() {
 #[test]
 #[ignore]
 fn report_iteration_counts() {
-    for (label, eps, rho) in [("eps=1e-8, rho=1", 1e-8, 1.0), ("eps=1e-6, rho=5e-4 (h=1e-3)", 1e-6, 5e-4)] {
+    for (label, eps, rho) in [
+        ("eps=1e-8, rho=1", 1e-8, 1.0),
+        ("eps=1e-6, rho=5e-4 (h=1e-3)", 1e-6, 5e-4),
+    ] {
         println!("{label}");
         println!("| bodies | topology | none | diagonal | scaled |");
         for nb in [16, 64, 256, 1024] {
             for closed in [false, true] {
-                let sys = if closed { ChainSystem::closed_loop(nb, nb as u64) } else { ChainSystem::chain(nb, nb as u64) };
+                let sys = if closed {
+                    ChainSystem::closed_loop(nb, nb as u64)
+                } else {
+                    ChainSystem::chain(nb, nb as u64)
+                };
                 let mut row = format!("| {nb} | {} |", if closed { "loop" } else { "chain" });
                 for pre in PRECONDITIONERS {
-                    let params = PcgParams { tol: 1e-10, max_iter: 100 * sys.m(), preconditioner: pre, ..Default::default() };
-                    let mut solver = PcgSolver::new(sys.arrowhead(eps, rho).unwrap(), params).unwrap();
+                    let params = PcgParams {
+                        tol: 1e-10,
+                        max_iter: 100 * sys.m(),
+                        preconditioner: pre,
+                        ..Default::default()
+                    };
+                    let mut solver =
+                        PcgSolver::new(sys.arrowhead(eps, rho).unwrap(), params).unwrap();
                     let b = rhs(sys.m());
                     let mut x = vec![0.0; sys.m()];
                     let info = solver.solve(&b, &mut x).unwrap();

@@ -5,7 +5,9 @@ mod common;
 
 use common::*;
 use mbs_linalg::dense::{DenseKkt, DenseKktParams, KktMode};
-use mbs_linalg::sparse::{SparseCholesky, SparseCholeskyParams, SparseKkt, SparseKktParams, SparsePattern};
+use mbs_linalg::sparse::{
+    SparseCholesky, SparseCholeskyParams, SparseKkt, SparseKktParams, SparsePattern,
+};
 use mbs_linalg::synthetic::{ChainSystem, SplitMix64};
 use mbs_linalg::{KktSolver, LinalgError, SpdSolver};
 use nalgebra::{DMatrix, DVector};
@@ -13,7 +15,11 @@ use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 
 /// Random sparse SPD matrix `A = GᵀG + I`, as full-symmetric triplets.
-fn random_sparse_spd(rng: &mut SplitMix64, n: usize, density: f64) -> (Vec<(usize, usize)>, Vec<f64>, DMatrix<f64>) {
+fn random_sparse_spd(
+    rng: &mut SplitMix64,
+    n: usize,
+    density: f64,
+) -> (Vec<(usize, usize)>, Vec<f64>, DMatrix<f64>) {
     let mut g = DMatrix::zeros(n, n);
     for i in 0..n {
         for j in 0..n {
@@ -174,7 +180,10 @@ fn pattern_sums_duplicates_and_ignores_upper() {
         SparsePattern::symmetric_lower(2, &[(2, 0)]),
         Err(LinalgError::InvalidPattern { row: 2, col: 0, .. })
     ));
-    assert!(matches!(p.scatter(&[1.0; 4], &mut csc), Err(LinalgError::DimensionMismatch { .. })));
+    assert!(matches!(
+        p.scatter(&[1.0; 4], &mut csc),
+        Err(LinalgError::DimensionMismatch { .. })
+    ));
     assert!(matches!(
         p.scatter(&[1.0, f64::NAN, 0.0, 1.0, 0.0], &mut csc),
         Err(LinalgError::NonFinite { index: 1, .. })
@@ -185,7 +194,10 @@ fn pattern_sums_duplicates_and_ignores_upper() {
 fn sparse_cholesky_reports_non_spd() {
     let p = SparsePattern::symmetric_lower(2, &[(0, 0), (1, 1)]).unwrap();
     let mut c = SparseCholesky::new(p, SparseCholeskyParams::default()).unwrap();
-    assert!(matches!(c.factorize(&[1.0, -1.0]), Err(LinalgError::NotPositiveDefinite { .. })));
+    assert!(matches!(
+        c.factorize(&[1.0, -1.0]),
+        Err(LinalgError::NotPositiveDefinite { .. })
+    ));
     let mut x = vec![1.0, 1.0];
     assert_eq!(c.solve(&mut x), Err(LinalgError::NotFactorized));
 }
@@ -203,7 +215,12 @@ fn sparse_kkt_on_chain_and_loop() {
         let info = kkt.solve(&mut x).unwrap();
         assert!(info.residual < 1e-14, "{info:?}");
         let mut dense = DenseKkt::new(n, m, DenseKktParams::default());
-        KktSolver::factor(&mut dense, sys.dense_mass().as_slice(), sys.dense_jacobian().as_slice()).unwrap();
+        KktSolver::factor(
+            &mut dense,
+            sys.dense_mass().as_slice(),
+            sys.dense_jacobian().as_slice(),
+        )
+        .unwrap();
         let mut y = rhs.clone();
         dense.solve_in_place(&mut y).unwrap();
         assert!(rel_err_slice(&x, &y) < 1e-9);

@@ -69,9 +69,17 @@ impl CheckReport {
 /// Validates (the model is already valid by construction) and analyses `model`.
 pub fn check(model: &Model) -> CheckReport {
     let n = model.n_bodies();
-    let holonomic: usize =
-        model.joints().iter().map(|j| j.kind.holonomic_rows()).sum::<usize>() + model.drivers().len();
-    let nonholonomic: usize = model.joints().iter().map(|j| j.kind.nonholonomic_rows()).sum();
+    let holonomic: usize = model
+        .joints()
+        .iter()
+        .map(|j| j.kind.holonomic_rows())
+        .sum::<usize>()
+        + model.drivers().len();
+    let nonholonomic: usize = model
+        .joints()
+        .iter()
+        .map(|j| j.kind.nonholonomic_rows())
+        .sum();
     // Graph: node 0 = ground, node i + 1 = body i.
     let mut parent: Vec<usize> = (0..=n).collect();
     fn find(p: &mut [usize], mut i: usize) -> usize {
@@ -100,7 +108,10 @@ pub fn check(model: &Model) -> CheckReport {
     }
     let loops = model.joints().len() - tree_edges;
     let ground_root = find(&mut parent, 0);
-    let mut roots: Vec<usize> = (1..=n).map(|i| find(&mut parent, i)).filter(|r| *r != ground_root).collect();
+    let mut roots: Vec<usize> = (1..=n)
+        .map(|i| find(&mut parent, i))
+        .filter(|r| *r != ground_root)
+        .collect();
     roots.sort_unstable();
     roots.dedup();
     let initial = State::initial(model, SAMPLE_LAYOUT);
@@ -152,7 +163,13 @@ pub fn check(model: &Model) -> CheckReport {
 impl fmt::Display for CheckReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let opt = |v: Option<i64>| v.map_or("n/a".to_string(), |v| v.to_string());
-        let num = |v: f64| if v.is_nan() { "n/a".to_string() } else { format!("{v:.3e}") };
+        let num = |v: f64| {
+            if v.is_nan() {
+                "n/a".to_string()
+            } else {
+                format!("{v:.3e}")
+            }
+        };
         writeln!(f, "model `{}`: valid", self.model)?;
         writeln!(f, "  bodies               {}", self.bodies)?;
         writeln!(f, "  joints               {}", self.joints)?;
@@ -165,9 +182,17 @@ impl fmt::Display for CheckReport {
         )?;
         writeln!(f, "  independent loops    {}", self.loops)?;
         writeln!(f, "  Grübler mobility     {}", self.grubler_mobility)?;
-        writeln!(f, "  rank of Φ_q          {}", opt(self.jacobian_rank.map(|r| r as i64)))?;
+        writeln!(
+            f,
+            "  rank of Φ_q          {}",
+            opt(self.jacobian_rank.map(|r| r as i64))
+        )?;
         writeln!(f, "  rank-based mobility  {}", opt(self.rank_mobility))?;
-        writeln!(f, "  redundant equations  {}", opt(self.redundant.map(|r| r as i64)))?;
+        writeln!(
+            f,
+            "  redundant equations  {}",
+            opt(self.redundant.map(|r| r as i64))
+        )?;
         let consistency = if self.initial_phi.is_nan() {
             "not checked"
         } else if self.initial_state_consistent() {

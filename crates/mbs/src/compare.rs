@@ -83,7 +83,11 @@ impl Comparison {
 
 /// Formats a number for the tables (`n/a` for NaN).
 pub fn sci(v: f64) -> String {
-    if v.is_nan() { "n/a".into() } else { format!("{v:.2e}") }
+    if v.is_nan() {
+        "n/a".into()
+    } else {
+        format!("{v:.2e}")
+    }
 }
 
 impl fmt::Display for Comparison {
@@ -96,7 +100,9 @@ impl fmt::Display for Comparison {
         for (m, o) in &self.runs {
             let (t, status) = match o {
                 Outcome::Done(t) => (Some(t), "ok".to_string()),
-                Outcome::Failed { message, partial } => (Some(partial), format!("FAILED: {message}")),
+                Outcome::Failed { message, partial } => {
+                    (Some(partial), format!("FAILED: {message}"))
+                }
                 Outcome::Skipped(why) => (None, format!("skipped: {why}")),
             };
             match t {
@@ -127,8 +133,15 @@ impl fmt::Display for Comparison {
             }
         }
         match self.max_disagreement() {
-            Some((d, a, b)) => writeln!(f, "largest disagreement of positions: {} ({a} vs {b})", sci(d)),
-            None => writeln!(f, "largest disagreement of positions: n/a (fewer than two completed runs)"),
+            Some((d, a, b)) => writeln!(
+                f,
+                "largest disagreement of positions: {} ({a} vs {b})",
+                sci(d)
+            ),
+            None => writeln!(
+                f,
+                "largest disagreement of positions: n/a (fewer than two completed runs)"
+            ),
         }
     }
 }

@@ -202,7 +202,11 @@ pub trait FrontEnd {
     /// output time to `sink` (the first at `spec.initial.t`) and calling
     /// `sink.step` after accepted steps. Returns the statistics, or an error after
     /// which the samples already delivered remain valid.
-    fn run(&mut self, spec: &RunSpec<'_>, sink: &mut dyn SampleSink) -> Result<RunStats, FrontEndError>;
+    fn run(
+        &mut self,
+        spec: &RunSpec<'_>,
+        sink: &mut dyn SampleSink,
+    ) -> Result<RunStats, FrontEndError>;
 
     /// One evaluation of the method's right-hand side at `state` (layout
     /// [`Layout::EulerParamsPdot`]), returning the accelerations q̈ (7 per body) it

@@ -62,22 +62,40 @@ pub enum IntegratorChoice {
 pub const INTEGRATOR_NAMES: &[(&str, &str)] = &[
     ("rk45", "Dormand–Prince 5(4), adaptive (--rtol, --atol)"),
     ("rk23", "Bogacki–Shampine 3(2), adaptive (--rtol, --atol)"),
-    ("adams", "variable-order Adams–Bashforth–Moulton, adaptive (--rtol, --atol)"),
+    (
+        "adams",
+        "variable-order Adams–Bashforth–Moulton, adaptive (--rtol, --atol)",
+    ),
     ("midpoint", "implicit midpoint rule, fixed step (--h)"),
     ("trapezoidal", "trapezoidal rule, fixed step (--h)"),
-    ("central-difference", "explicit central difference, fixed step (--h)"),
-    ("staggered", "two-stage staggered explicit-implicit, fixed step (--h)"),
+    (
+        "central-difference",
+        "explicit central difference, fixed step (--h)",
+    ),
+    (
+        "staggered",
+        "two-stage staggered explicit-implicit, fixed step (--h)",
+    ),
 ];
 
 fn valid() -> String {
-    INTEGRATOR_NAMES.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+    INTEGRATOR_NAMES
+        .iter()
+        .map(|(n, _)| *n)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 impl IntegratorChoice {
     /// The integrator called `name` with optional tolerances (adaptive) or step
     /// (fixed-step); absent values take [`DEFAULT_TOL`] / [`DEFAULT_STEP`]. Giving a
     /// step to an adaptive integrator, or tolerances to a fixed-step one, is an error.
-    pub fn from_name(name: &str, rtol: Option<f64>, atol: Option<f64>, h: Option<f64>) -> Result<Self, Error> {
+    pub fn from_name(
+        name: &str,
+        rtol: Option<f64>,
+        atol: Option<f64>,
+        h: Option<f64>,
+    ) -> Result<Self, Error> {
         let name = name.trim().to_ascii_lowercase();
         let el = format!("integrator `{name}`");
         let check = |key: &str, v: f64| {
@@ -87,7 +105,10 @@ impl IntegratorChoice {
                 Err(Error::param(&el, key, "must be positive and finite", v))
             }
         };
-        let adaptive = matches!(name.as_str(), "rk45" | "rk23" | "adams" | "ode45" | "ode23" | "ode113");
+        let adaptive = matches!(
+            name.as_str(),
+            "rk45" | "rk23" | "adams" | "ode45" | "ode23" | "ode113"
+        );
         if adaptive {
             if let Some(h) = h {
                 return Err(Error::param(
@@ -110,7 +131,12 @@ impl IntegratorChoice {
             "trapezoidal" | "trapezoid" => |h| IntegratorChoice::Trapezoidal { h },
             "central-difference" | "central" => |h| IntegratorChoice::CentralDifference { h },
             "staggered" | "two-stage-staggered" => |h| IntegratorChoice::Staggered { h },
-            _ => return Err(Error::UnknownIntegrator { name, valid: valid() }),
+            _ => {
+                return Err(Error::UnknownIntegrator {
+                    name,
+                    valid: valid(),
+                });
+            }
         };
         if let Some(t) = rtol.or(atol) {
             return Err(Error::param(
@@ -215,7 +241,13 @@ mod tests {
             assert_eq!(i.to_string().parse::<IntegratorChoice>().unwrap(), i);
         }
         let i: IntegratorChoice = "rk45:rtol=1e-8".parse().unwrap();
-        assert_eq!(i, IntegratorChoice::Rk45 { rtol: 1e-8, atol: 1e-8 });
+        assert_eq!(
+            i,
+            IntegratorChoice::Rk45 {
+                rtol: 1e-8,
+                atol: 1e-8
+            }
+        );
         let i: IntegratorChoice = "trapezoidal:h=0.01".parse().unwrap();
         assert_eq!(i, IntegratorChoice::Trapezoidal { h: 0.01 });
     }
@@ -224,9 +256,13 @@ mod tests {
     fn errors() {
         let e = "rk99".parse::<IntegratorChoice>().unwrap_err().to_string();
         assert!(e.contains("rk99") && e.contains("rk45"), "{e}");
-        let e = IntegratorChoice::from_name("rk45", None, None, Some(0.1)).unwrap_err().to_string();
+        let e = IntegratorChoice::from_name("rk45", None, None, Some(0.1))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("`h`"), "{e}");
-        let e = IntegratorChoice::from_name("midpoint", None, None, Some(-0.1)).unwrap_err().to_string();
+        let e = IntegratorChoice::from_name("midpoint", None, None, Some(-0.1))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("-0.1"), "{e}");
     }
 }

@@ -29,7 +29,11 @@ macro_rules! out {
 }
 
 #[derive(Parser, Debug)]
-#[command(name = "mbs", version, about = "Constrained rigid multibody dynamics: run, check and compare formulations")]
+#[command(
+    name = "mbs",
+    version,
+    about = "Constrained rigid multibody dynamics: run, check and compare formulations"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -106,7 +110,8 @@ struct Common {
 
 impl Common {
     fn simulation(&self) -> Result<Simulation, Error> {
-        let integrator = IntegratorChoice::from_name(&self.integrator, self.rtol, self.atol, self.h)?;
+        let integrator =
+            IntegratorChoice::from_name(&self.integrator, self.rtol, self.atol, self.h)?;
         let sim = Simulation::load(&self.model)?
             .integrator(integrator)
             .t_end(self.t_end)
@@ -148,7 +153,10 @@ fn run(cli: Cli) -> Result<u8, Error> {
             let m = mbs::load_model(&model)?;
             let report = mbs::check(&m);
             if json {
-                outln!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+                outln!(
+                    "{}",
+                    serde_json::to_string_pretty(&report).unwrap_or_default()
+                );
             } else {
                 out!("{report}");
             }
@@ -164,7 +172,8 @@ fn run(cli: Cli) -> Result<u8, Error> {
             let method: Method = method.parse()?;
             let sim = common.simulation()?.method(method);
             let bar = progress_bar(common.quiet);
-            let result = sim.run_with_progress(|p| bar.set_position((p.fraction() * 1000.0) as u64));
+            let result =
+                sim.run_with_progress(|p| bar.set_position((p.fraction() * 1000.0) as u64));
             bar.finish_and_clear();
             let (traj, failure) = match result {
                 Ok(t) => (t, None),
@@ -190,13 +199,22 @@ fn run(cli: Cli) -> Result<u8, Error> {
             match failure {
                 None => Ok(0),
                 Some(msg) => {
-                    eprintln!("error: simulation failed: {msg} (the samples before the failure were written)");
+                    eprintln!(
+                        "error: simulation failed: {msg} (the samples before the failure were written)"
+                    );
                     Ok(1)
                 }
             }
         }
-        Command::Compare { common, methods, out } => {
-            let methods: Vec<Method> = methods.iter().map(|m| m.parse()).collect::<Result<_, _>>()?;
+        Command::Compare {
+            common,
+            methods,
+            out,
+        } => {
+            let methods: Vec<Method> = methods
+                .iter()
+                .map(|m| m.parse())
+                .collect::<Result<_, _>>()?;
             let sim = common.simulation()?;
             let bar = progress_bar(common.quiet);
             let cmp = mbs::compare(&sim, &methods)?;
@@ -222,7 +240,10 @@ fn run(cli: Cli) -> Result<u8, Error> {
             }
             if cmp.completed().next().is_none() {
                 eprintln!("error: no method completed the run");
-                let all_skipped = cmp.runs.iter().all(|(_, o)| matches!(o, mbs::compare::Outcome::Skipped(_)));
+                let all_skipped = cmp
+                    .runs
+                    .iter()
+                    .all(|(_, o)| matches!(o, mbs::compare::Outcome::Skipped(_)));
                 return Ok(if all_skipped { 2 } else { 1 });
             }
             Ok(if cmp.all_completed() { 0 } else { 1 })
@@ -236,7 +257,9 @@ fn progress_bar(quiet: bool) -> ProgressBar {
     }
     // Drawn only when stderr is a terminal.
     let bar = ProgressBar::with_draw_target(Some(1000), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_bar} {percent:>3}% ETA {eta}") {
+    if let Ok(style) = ProgressStyle::with_template(
+        "{spinner} [{elapsed_precise}] {wide_bar} {percent:>3}% ETA {eta}",
+    ) {
         bar.set_style(style);
     }
     bar
@@ -248,9 +271,23 @@ fn print_summary(t: &Trajectory) {
         ("model", t.model.clone()),
         ("method", t.method.clone()),
         ("integrator", t.integrator.clone()),
-        ("samples", format!("{} (t = {} … {})", t.len(), t.t.first().unwrap_or(&0.0), t.t.last().unwrap_or(&0.0))),
+        (
+            "samples",
+            format!(
+                "{} (t = {} … {})",
+                t.len(),
+                t.t.first().unwrap_or(&0.0),
+                t.t.last().unwrap_or(&0.0)
+            ),
+        ),
         ("wall time", format!("{:.4} s", t.wall_time)),
-        ("steps", format!("{} accepted, {} rejected", s.accepted_steps, s.rejected_steps)),
+        (
+            "steps",
+            format!(
+                "{} accepted, {} rejected",
+                s.accepted_steps, s.rejected_steps
+            ),
+        ),
         ("RHS evaluations", s.rhs_evals.to_string()),
         ("Newton iterations", s.newton_iterations.to_string()),
         ("projections", s.projections.to_string()),
@@ -258,7 +295,10 @@ fn print_summary(t: &Trajectory) {
         ("max ‖Φ̇‖", sci(t.max_phi_dot())),
         ("max ‖Φ̈‖", sci(t.max_phi_ddot())),
         ("energy drift max|E−E₀|", sci(t.energy_drift())),
-        ("… in % of max T", sci(t.energy_error_percent_of_max_kinetic())),
+        (
+            "… in % of max T",
+            sci(t.energy_error_percent_of_max_kinetic()),
+        ),
     ];
     outln!("┌─────────────────────────┬──────────────────────────────────────────");
     for (k, v) in rows {

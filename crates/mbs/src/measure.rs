@@ -83,7 +83,9 @@ impl Meter {
     /// Numerical rank of the holonomic Jacobian (joints and drivers, [ṙ, ω'] layout) at
     /// `s`, with relative tolerance 1e-9.
     pub fn holonomic_rank(&mut self, s: &State) -> Option<usize> {
-        mbs_constraints::mobility(&self.model, s, 1e-9).ok().map(|m| m.rank_holonomic)
+        mbs_constraints::mobility(&self.model, s, 1e-9)
+            .ok()
+            .map(|m| m.rank_holonomic)
     }
 
     /// All measures of `s` (converted to the sample layout if needed);
@@ -109,17 +111,25 @@ impl Meter {
         }
         let kinetic = self.ws.kinetic_energy(&self.sys);
         let potential = self.ws.potential_energy();
-        let sel = |buf: &[f64], rows: &[usize]| rows.iter().map(|r| buf[*r] * buf[*r]).sum::<f64>().sqrt();
+        let sel = |buf: &[f64], rows: &[usize]| {
+            rows.iter().map(|r| buf[*r] * buf[*r]).sum::<f64>().sqrt()
+        };
         // Φ (holonomic prefix of the measured rows)
         let phi = match self.ws.phi(&self.sys, &mut self.buf_a) {
             Ok(()) => sel(&self.buf_a, &self.rows[..self.holonomic_rows]),
             Err(_) => f64::NAN,
         };
         // Φ̇ = Φ_q q̇ + Φ_t
-        let phi_dot = if self.ws.phi_q_mul(&self.sys, s.v.as_slice(), &mut self.buf_a).is_ok()
+        let phi_dot = if self
+            .ws
+            .phi_q_mul(&self.sys, s.v.as_slice(), &mut self.buf_a)
+            .is_ok()
             && self.ws.phi_t(&self.sys, &mut self.buf_b).is_ok()
         {
-            let v = DVector::from_iterator(self.rows.len(), self.rows.iter().map(|r| self.buf_a[*r] + self.buf_b[*r]));
+            let v = DVector::from_iterator(
+                self.rows.len(),
+                self.rows.iter().map(|r| self.buf_a[*r] + self.buf_b[*r]),
+            );
             let n = v.norm();
             self.phi_dot = Some(v);
             n
@@ -130,7 +140,10 @@ impl Meter {
         let phi_ddot = match accelerations {
             Some(a)
                 if a.len() == self.sys.n_v()
-                    && self.ws.phi_q_mul(&self.sys, a.as_slice(), &mut self.buf_a).is_ok()
+                    && self
+                        .ws
+                        .phi_q_mul(&self.sys, a.as_slice(), &mut self.buf_a)
+                        .is_ok()
                     && self.ws.gamma(&self.sys, &mut self.buf_b).is_ok() =>
             {
                 self.rows

@@ -137,22 +137,64 @@ pub enum Method {
 /// Every method name, in the order shown to users, with a one-line description.
 pub const METHOD_NAMES: &[(&str, &str)] = &[
     ("lagrange", "Lagrange multipliers, no stabilization"),
-    ("lagrange-baumgarte", "Lagrange multipliers with Baumgarte stabilization (α̂ = β̂ = 10)"),
-    ("lagrange-projection", "Lagrange multipliers with mass-orthogonal projections every step"),
-    ("alf", "augmented Lagrangian index-1 (α = 1e7, μ = 1, Ω = 10), no projections"),
-    ("alf-index1", "augmented Lagrangian index-1 with mass-orthogonal projections every step"),
-    ("alf-index3", "augmented Lagrangian index-3 (positions primary) with projections"),
-    ("penalty", "Chiou's penalty stabilization (ε = 1e-6), dense solve"),
-    ("penalty-pcg", "Chiou's penalty stabilization, Schur-complement PCG"),
+    (
+        "lagrange-baumgarte",
+        "Lagrange multipliers with Baumgarte stabilization (α̂ = β̂ = 10)",
+    ),
+    (
+        "lagrange-projection",
+        "Lagrange multipliers with mass-orthogonal projections every step",
+    ),
+    (
+        "alf",
+        "augmented Lagrangian index-1 (α = 1e7, μ = 1, Ω = 10), no projections",
+    ),
+    (
+        "alf-index1",
+        "augmented Lagrangian index-1 with mass-orthogonal projections every step",
+    ),
+    (
+        "alf-index3",
+        "augmented Lagrangian index-3 (positions primary) with projections",
+    ),
+    (
+        "penalty",
+        "Chiou's penalty stabilization (ε = 1e-6), dense solve",
+    ),
+    (
+        "penalty-pcg",
+        "Chiou's penalty stabilization, Schur-complement PCG",
+    ),
     ("alf-dca", "ALF divide-and-conquer, without projections"),
-    ("alf-dca-proj", "ALF divide-and-conquer with DCA-form projections"),
-    ("hdca", "Hamiltonian divide-and-conquer in joint coordinates and momenta"),
-    ("complement-zero-eigenvalue", "natural complement by zero-eigenvalue decomposition"),
-    ("complement-schur", "natural complement by Schur decomposition"),
-    ("complement-putd-h", "natural complement by PUTD (Householder)"),
-    ("complement-putd-g", "natural complement by PUTD (Gauss elimination)"),
+    (
+        "alf-dca-proj",
+        "ALF divide-and-conquer with DCA-form projections",
+    ),
+    (
+        "hdca",
+        "Hamiltonian divide-and-conquer in joint coordinates and momenta",
+    ),
+    (
+        "complement-zero-eigenvalue",
+        "natural complement by zero-eigenvalue decomposition",
+    ),
+    (
+        "complement-schur",
+        "natural complement by Schur decomposition",
+    ),
+    (
+        "complement-putd-h",
+        "natural complement by PUTD (Householder)",
+    ),
+    (
+        "complement-putd-g",
+        "natural complement by PUTD (Gauss elimination)",
+    ),
     ("complement-svd", "natural complement by SVD"),
-    ("complement-qr", "natural complement by QR with column pivoting"),
+    (
+        "complement-qr",
+        "natural complement by QR with column pivoting",
+    ),
     ("coordinate-partitioning", "coordinate partitioning"),
     ("wang-huston", "Wang–Huston (Euler angles)"),
 ];
@@ -168,7 +210,12 @@ pub(crate) fn split_params(s: &str) -> Result<(String, Vec<(String, String)>), E
                 params.push((k.trim().to_ascii_lowercase(), v.trim().to_string()));
             }
             _ => {
-                return Err(Error::param(name.clone(), p, "must be written key=value", p));
+                return Err(Error::param(
+                    name.clone(),
+                    p,
+                    "must be written key=value",
+                    p,
+                ));
             }
         }
     }
@@ -178,7 +225,9 @@ pub(crate) fn split_params(s: &str) -> Result<(String, Vec<(String, String)>), E
 pub(crate) fn parse_f64(element: &str, key: &str, v: &str, positive: bool) -> Result<f64, Error> {
     match v.parse::<f64>() {
         Ok(x) if x.is_finite() && (!positive || x > 0.0) => Ok(x),
-        Ok(x) if positive && x.is_finite() => Err(Error::param(element, key, "must be positive", x)),
+        Ok(x) if positive && x.is_finite() => {
+            Err(Error::param(element, key, "must be positive", x))
+        }
         _ => Err(Error::param(element, key, "must be a finite number", v)),
     }
 }
@@ -258,7 +307,9 @@ impl Method {
             "complement-putd-g" => complement(C::PutdGauss),
             "complement-svd" => complement(C::Svd),
             "complement-qr" => complement(C::Qr),
-            "coordinate-partitioning" | "complement-partitioning" => complement(C::CoordinatePartitioning),
+            "coordinate-partitioning" | "complement-partitioning" => {
+                complement(C::CoordinatePartitioning)
+            }
             "wang-huston" | "complement-wang-huston" => complement(C::WangHuston),
             other => {
                 return Err(Error::UnknownMethod {
@@ -274,7 +325,9 @@ impl Method {
     pub fn name(&self) -> &'static str {
         use ComplementKind as C;
         match self {
-            Method::Lagrange { baumgarte: Some(_), .. } => "lagrange-baumgarte",
+            Method::Lagrange {
+                baumgarte: Some(_), ..
+            } => "lagrange-baumgarte",
             Method::Lagrange {
                 baumgarte: None,
                 projection_every,
@@ -285,7 +338,9 @@ impl Method {
                     "lagrange"
                 }
             }
-            Method::Alf { projection_every, .. } => {
+            Method::Alf {
+                projection_every, ..
+            } => {
                 if *projection_every == 0 {
                     "alf"
                 } else {
@@ -380,6 +435,9 @@ impl Method {
             Method::Complement { stabilization, .. } => match stabilization {
                 Stabilization::None => vec![("stab", "none".into())],
                 Stabilization::NewtonRaphson => vec![("stab", "nr".into())],
+                Stabilization::Baumgarte { alpha, beta } if (*alpha, *beta) == (10.0, 10.0) => {
+                    vec![("stab", "baumgarte".into())]
+                }
                 Stabilization::Baumgarte { alpha, beta } => vec![
                     ("stab", "baumgarte".into()),
                     ("alpha_hat", f(*alpha)),
@@ -398,14 +456,21 @@ impl Method {
             Error::param(
                 el,
                 key,
-                format!("is not a parameter of this method (parameters: {})", keys.join(", ")),
+                format!(
+                    "is not a parameter of this method (parameters: {})",
+                    keys.join(", ")
+                ),
                 value,
             )
         };
         match (self, key) {
             (
-                Method::Lagrange { projection_every, .. }
-                | Method::Alf { projection_every, .. },
+                Method::Lagrange {
+                    projection_every, ..
+                }
+                | Method::Alf {
+                    projection_every, ..
+                },
                 "every",
             ) => *projection_every = parse_usize(el, key, value)?,
             (Method::Lagrange { baumgarte, .. }, "alpha_hat") => {
@@ -417,14 +482,19 @@ impl Method {
                 *baumgarte = Some((baumgarte.map_or(b, |a| a.0), b));
             }
             (
-                Method::Alf { alpha, .. } | Method::AlfIndex3 { alpha, .. } | Method::AlfDca { alpha, .. },
+                Method::Alf { alpha, .. }
+                | Method::AlfIndex3 { alpha, .. }
+                | Method::AlfDca { alpha, .. },
                 "alpha",
             ) => *alpha = parse_f64(el, key, value, true)?,
-            (Method::Alf { mu, .. } | Method::AlfIndex3 { mu, .. } | Method::AlfDca { mu, .. }, "mu") => {
-                *mu = parse_f64(el, key, value, false)?
-            }
             (
-                Method::Alf { omega, .. } | Method::AlfIndex3 { omega, .. } | Method::AlfDca { omega, .. },
+                Method::Alf { mu, .. } | Method::AlfIndex3 { mu, .. } | Method::AlfDca { mu, .. },
+                "mu",
+            ) => *mu = parse_f64(el, key, value, false)?,
+            (
+                Method::Alf { omega, .. }
+                | Method::AlfIndex3 { omega, .. }
+                | Method::AlfDca { omega, .. },
                 "omega",
             ) => *omega = parse_f64(el, key, value, false)?,
             (
@@ -436,8 +506,12 @@ impl Method {
             (Method::Alf { tol, .. } | Method::AlfIndex3 { tol, .. }, "tol") => {
                 *tol = parse_f64(el, key, value, true)?
             }
-            (Method::AlfDca { projections, .. }, "project") => *projections = parse_bool(el, key, value)?,
-            (Method::Penalty { epsilon, .. }, "epsilon") => *epsilon = parse_f64(el, key, value, true)?,
+            (Method::AlfDca { projections, .. }, "project") => {
+                *projections = parse_bool(el, key, value)?
+            }
+            (Method::Penalty { epsilon, .. }, "epsilon") => {
+                *epsilon = parse_f64(el, key, value, true)?
+            }
             (Method::Complement { stabilization, .. }, "stab") => {
                 *stabilization = match value {
                     "none" => Stabilization::None,
@@ -446,7 +520,14 @@ impl Method {
                         alpha: 10.0,
                         beta: 10.0,
                     },
-                    _ => return Err(Error::param(el, key, "must be none, baumgarte or nr", value)),
+                    _ => {
+                        return Err(Error::param(
+                            el,
+                            key,
+                            "must be none, baumgarte or nr",
+                            value,
+                        ));
+                    }
                 }
             }
             (Method::Complement { stabilization, .. }, "alpha_hat" | "beta_hat") => {
@@ -470,7 +551,11 @@ impl Method {
 
 /// The valid method names, comma separated (for error messages).
 pub fn valid_names() -> String {
-    METHOD_NAMES.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+    METHOD_NAMES
+        .iter()
+        .map(|(n, _)| *n)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 impl FromStr for Method {
@@ -492,7 +577,9 @@ impl fmt::Display for Method {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let name = self.name();
         f.write_str(name)?;
-        let defaults = Method::from_name(name).map(|m| m.params()).unwrap_or_default();
+        let defaults = Method::from_name(name)
+            .map(|m| m.params())
+            .unwrap_or_default();
         for (k, v) in self.params() {
             if !defaults.iter().any(|(dk, dv)| *dk == k && *dv == v) {
                 write!(f, ":{k}={v}")?;

@@ -34,7 +34,11 @@ pub fn builtin(name: &str) -> Result<Model, Error> {
         Some(b) => Ok((b.build)()?),
         None => Err(Error::UnknownMechanism {
             name: name.to_string(),
-            valid: builtins().iter().map(|b| b.name.as_str()).collect::<Vec<_>>().join(", "),
+            valid: builtins()
+                .iter()
+                .map(|b| b.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
         }),
     }
 }
@@ -44,7 +48,10 @@ pub fn builtin(name: &str) -> Result<Model, Error> {
 /// built-in name.
 pub fn load_model(spec: &str) -> Result<Model, Error> {
     let path = Path::new(spec);
-    let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
     if path.is_file() || matches!(ext.as_deref(), Some("json" | "toml")) {
         return Ok(Model::load(path)?);
     }

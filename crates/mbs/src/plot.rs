@@ -17,7 +17,11 @@ static FONT: Once = Once::new();
 pub fn register_fonts() {
     FONT.call_once(|| {
         // DejaVu Sans is a valid TrueType font; registration cannot fail.
-        let _ = plotters::style::register_font("sans-serif", FontStyle::Normal, dejavu::sans::regular());
+        let _ = plotters::style::register_font(
+            "sans-serif",
+            FontStyle::Normal,
+            dejavu::sans::regular(),
+        );
         let _ = plotters::style::register_font("sans-serif", FontStyle::Bold, dejavu::sans::bold());
     });
 }
@@ -74,7 +78,11 @@ type Points = Vec<Vec<(f64, f64)>>;
 
 impl LineChart {
     /// A chart with no series yet.
-    pub fn new(title: impl Into<String>, x_label: impl Into<String>, y_label: impl Into<String>) -> Self {
+    pub fn new(
+        title: impl Into<String>,
+        x_label: impl Into<String>,
+        y_label: impl Into<String>,
+    ) -> Self {
         Self {
             title: title.into(),
             x_label: x_label.into(),
@@ -101,9 +109,20 @@ impl LineChart {
         let pts: Points = self
             .series
             .iter()
-            .map(|s| s.x.iter().zip(&s.y).filter(|(x, y)| x.is_finite() && keep(**y)).map(|(x, y)| (*x, *y)).collect())
+            .map(|s| {
+                s.x.iter()
+                    .zip(&s.y)
+                    .filter(|(x, y)| x.is_finite() && keep(**y))
+                    .map(|(x, y)| (*x, *y))
+                    .collect()
+            })
             .collect();
-        let (mut x0, mut x1, mut y0, mut y1) = (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
+        let (mut x0, mut x1, mut y0, mut y1) = (
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        );
         for p in pts.iter().flatten() {
             x0 = x0.min(p.0);
             x1 = x1.max(p.0);
@@ -114,7 +133,11 @@ impl LineChart {
             (x0, x1) = (0.0, 1.0);
         }
         if !y0.is_finite() {
-            (y0, y1) = if self.log_y { (1e-16, 1.0) } else { (-1.0, 1.0) };
+            (y0, y1) = if self.log_y {
+                (1e-16, 1.0)
+            } else {
+                (-1.0, 1.0)
+            };
         }
         if x1 <= x0 {
             x1 = x0 + 1.0;
@@ -123,7 +146,11 @@ impl LineChart {
             y0 /= 2.0;
             y1 *= 2.0;
         } else {
-            let pad = if y1 > y0 { 0.05 * (y1 - y0) } else { 0.5 * y0.abs().max(1e-12) };
+            let pad = if y1 > y0 {
+                0.05 * (y1 - y0)
+            } else {
+                0.5 * y0.abs().max(1e-12)
+            };
             y0 -= pad;
             y1 += pad;
         }
@@ -134,7 +161,10 @@ impl LineChart {
     pub fn write(&self, path: &Path) -> Result<(), Error> {
         register_fonts();
         let size = (960, 600);
-        let svg = path.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("svg"));
+        let svg = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
         let res = if svg {
             self.draw(SVGBackend::new(path, size).into_drawing_area())
         } else {
@@ -155,7 +185,10 @@ impl LineChart {
         Ok(out)
     }
 
-    fn draw<DB: DrawingBackend>(&self, root: DrawingArea<DB, plotters::coord::Shift>) -> Result<(), String>
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: DrawingArea<DB, plotters::coord::Shift>,
+    ) -> Result<(), String>
     where
         DB::ErrorType: 'static,
     {
@@ -204,7 +237,9 @@ impl LineChart {
                 .draw_series(LineSeries::new(p.iter().copied(), color.stroke_width(2)))
                 .map_err(|e| e.to_string())?
                 .label(s.label.clone())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+                });
         }
         if self.series.len() > 1 || self.series.first().is_some_and(|s| !s.label.is_empty()) {
             chart
@@ -254,7 +289,10 @@ pub fn parse_coordinates(traj: &Trajectory, spec: &str) -> Result<Vec<Coordinate
             return Err(Error::param(
                 "plot",
                 "coordinate",
-                format!("must end in one of .{}", crate::trajectory::COMPONENTS.join(", .")),
+                format!(
+                    "must end in one of .{}",
+                    crate::trajectory::COMPONENTS.join(", .")
+                ),
                 item,
             ));
         }
@@ -267,7 +305,11 @@ pub fn parse_coordinates(traj: &Trajectory, spec: &str) -> Result<Vec<Coordinate
 /// (E − E₀, T, V), `constraints` (‖Φ‖, ‖Φ̇‖, ‖Φ̈‖ on a log scale; legends spelled dΦ/dt because the
 /// rasterizer does not compose combining dots) and `coordinates`
 /// (`coords`, or x and y of the first body when empty). Returns the files written.
-pub fn write_plots(traj: &Trajectory, dir: &Path, coords: &[Coordinate]) -> Result<Vec<PathBuf>, Error> {
+pub fn write_plots(
+    traj: &Trajectory,
+    dir: &Path,
+    coords: &[Coordinate],
+) -> Result<Vec<PathBuf>, Error> {
     let title = format!("{} — {} — {}", traj.model, traj.method, traj.integrator);
     let t = traj.t.clone();
     let mut files = Vec::new();
@@ -275,15 +317,31 @@ pub fn write_plots(traj: &Trajectory, dir: &Path, coords: &[Coordinate]) -> Resu
         .with(Series::new("E − E₀", t.clone(), traj.energy_error()));
     files.extend(energy.write_png_svg(dir, "energy_error")?);
     let energies = LineChart::new(format!("Energies: {title}"), "t [s]", "energy [J]")
-        .with(Series::new("kinetic T", t.clone(), traj.kinetic_energy.clone()))
-        .with(Series::new("potential V", t.clone(), traj.potential_energy.clone()))
+        .with(Series::new(
+            "kinetic T",
+            t.clone(),
+            traj.kinetic_energy.clone(),
+        ))
+        .with(Series::new(
+            "potential V",
+            t.clone(),
+            traj.potential_energy.clone(),
+        ))
         .with(Series::new("total E", t.clone(), traj.total_energy.clone()));
     files.extend(energies.write_png_svg(dir, "energy")?);
-    let cons = LineChart::new(format!("Constraint violations: {title}"), "t [s]", "norm (log scale)")
-        .with(Series::new("‖Φ‖", t.clone(), traj.phi_norm.clone()))
-        .with(Series::new("‖dΦ/dt‖", t.clone(), traj.phi_dot_norm.clone()))
-        .with(Series::new("‖d²Φ/dt²‖", t.clone(), traj.phi_ddot_norm.clone()))
-        .log();
+    let cons = LineChart::new(
+        format!("Constraint violations: {title}"),
+        "t [s]",
+        "norm (log scale)",
+    )
+    .with(Series::new("‖Φ‖", t.clone(), traj.phi_norm.clone()))
+    .with(Series::new("‖dΦ/dt‖", t.clone(), traj.phi_dot_norm.clone()))
+    .with(Series::new(
+        "‖d²Φ/dt²‖",
+        t.clone(),
+        traj.phi_ddot_norm.clone(),
+    ))
+    .log();
     files.extend(cons.write_png_svg(dir, "constraints")?);
     let default;
     let coords = if coords.is_empty() && traj.n_bodies() > 0 {
@@ -292,10 +350,18 @@ pub fn write_plots(traj: &Trajectory, dir: &Path, coords: &[Coordinate]) -> Resu
     } else {
         coords
     };
-    let mut chart = LineChart::new(format!("Coordinates: {title}"), "t [s]", "coordinate [m, 1, m/s, rad/s]");
+    let mut chart = LineChart::new(
+        format!("Coordinates: {title}"),
+        "t [s]",
+        "coordinate [m, 1, m/s, rad/s]",
+    );
     for (b, c) in coords {
         if let Some(y) = traj.coordinate(*b, c) {
-            chart = chart.with(Series::new(format!("{}.{c}", traj.body_names[*b]), t.clone(), y));
+            chart = chart.with(Series::new(
+                format!("{}.{c}", traj.body_names[*b]),
+                t.clone(),
+                y,
+            ));
         }
     }
     files.extend(chart.write_png_svg(dir, "coordinates")?);

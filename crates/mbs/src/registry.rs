@@ -21,9 +21,10 @@ fn not_implemented(method: &Method, krate: &str) -> Error {
 pub fn build_front_end(method: &Method, model: &Model) -> Result<Box<dyn FrontEnd>, Error> {
     let _ = model;
     match method {
-        Method::Lagrange { .. } | Method::Alf { .. } | Method::AlfIndex3 { .. } | Method::Penalty { .. } => {
-            Err(not_implemented(method, "mbs-alf"))
-        }
+        Method::Lagrange { .. }
+        | Method::Alf { .. }
+        | Method::AlfIndex3 { .. }
+        | Method::Penalty { .. } => Err(not_implemented(method, "mbs-alf")),
         Method::AlfDca { .. } => Err(not_implemented(method, "mbs-dca")),
         Method::Hdca => Err(not_implemented(method, "mbs-hdca")),
         Method::Complement { .. } => Err(not_implemented(method, "mbs-complement")),
@@ -32,5 +33,8 @@ pub fn build_front_end(method: &Method, model: &Model) -> Result<Box<dyn FrontEn
 
 /// Whether `method` has a front-end (without building one).
 pub fn is_implemented(method: &Method, model: &Model) -> bool {
-    !matches!(build_front_end(method, model), Err(Error::NotImplemented { .. }))
+    !matches!(
+        build_front_end(method, model),
+        Err(Error::NotImplemented { .. })
+    )
 }

@@ -7,7 +7,10 @@ use std::time::Instant;
 use mbs_model::{Model, State};
 
 use crate::error::{Error, SimulationFailure};
-use crate::frontend::{FrontEnd, FrontEndError, FrontEndErrorKind, RunSpec, RunStats, SAMPLE_LAYOUT, Sample, SampleSink};
+use crate::frontend::{
+    FrontEnd, FrontEndError, FrontEndErrorKind, RunSpec, RunStats, SAMPLE_LAYOUT, Sample,
+    SampleSink,
+};
 use crate::integrator::IntegratorChoice;
 use crate::measure::Meter;
 use crate::method::Method;
@@ -41,7 +44,11 @@ impl Progress {
     /// Fraction done in [0, 1].
     pub fn fraction(&self) -> f64 {
         let span = self.t_end - self.t0;
-        if span > 0.0 { ((self.t - self.t0) / span).clamp(0.0, 1.0) } else { 1.0 }
+        if span > 0.0 {
+            ((self.t - self.t0) / span).clamp(0.0, 1.0)
+        } else {
+            1.0
+        }
     }
 }
 
@@ -172,18 +179,30 @@ impl Simulation {
         let t0 = self.initial.as_ref().map_or(0.0, |s| s.t);
         let t_end = self.t_end;
         if !(t_end.is_finite() && t_end > t0) {
-            return Err(Error::param("run", "t_end", format!("must be finite and greater than t0 = {t0}"), t_end));
+            return Err(Error::param(
+                "run",
+                "t_end",
+                format!("must be finite and greater than t0 = {t0}"),
+                t_end,
+            ));
         }
         let times = match &self.sampling {
             Sampling::Intervals(n) => {
                 if *n == 0 {
                     return Err(Error::param("run", "samples", "must be at least 1", n));
                 }
-                (0..=*n).map(|k| t0 + (t_end - t0) * k as f64 / *n as f64).collect()
+                (0..=*n)
+                    .map(|k| t0 + (t_end - t0) * k as f64 / *n as f64)
+                    .collect()
             }
             Sampling::Every(dt) => {
                 if !(dt.is_finite() && *dt > 0.0) {
-                    return Err(Error::param("run", "sample interval", "must be positive", dt));
+                    return Err(Error::param(
+                        "run",
+                        "sample interval",
+                        "must be positive",
+                        dt,
+                    ));
                 }
                 let n = ((t_end - t0) / dt).floor() as usize;
                 let mut v: Vec<f64> = (0..=n).map(|k| t0 + k as f64 * dt).collect();
@@ -193,7 +212,11 @@ impl Simulation {
                 v
             }
             Sampling::Times(v) => {
-                if v.is_empty() || v.windows(2).any(|w| w[1] <= w[0]) || v[0] < t0 || v[v.len() - 1] > t_end {
+                if v.is_empty()
+                    || v.windows(2).any(|w| w[1] <= w[0])
+                    || v[0] < t0
+                    || v[v.len() - 1] > t_end
+                {
                     return Err(Error::param(
                         "run",
                         "output times",
@@ -280,10 +303,19 @@ impl Simulation {
         let samples = std::mem::take(&mut rec.samples);
         let body_names = std::mem::take(&mut rec.body_names);
         let mut traj = self.trajectory(front_end.name(), body_names, samples, stats, wall_time);
-        if failure.is_none() && traj.t.last().is_none_or(|t| (t - self.t_end).abs() > 1e-9 * (1.0 + self.t_end.abs())) {
+        if failure.is_none()
+            && traj
+                .t
+                .last()
+                .is_none_or(|t| (t - self.t_end).abs() > 1e-9 * (1.0 + self.t_end.abs()))
+        {
             let t = traj.t.last().copied().unwrap_or(initial.t);
             return Err(Error::SimulationFailed(Box::new(SimulationFailure {
-                error: FrontEndError::failed(t, "the front-end stopped before t_end without an error").with_stats(stats),
+                error: FrontEndError::failed(
+                    t,
+                    "the front-end stopped before t_end without an error",
+                )
+                .with_stats(stats),
                 trajectory: traj,
             })));
         }
@@ -291,7 +323,10 @@ impl Simulation {
             None => Ok(traj),
             Some(error) => {
                 traj.failure = Some(error.to_string());
-                Err(Error::SimulationFailed(Box::new(SimulationFailure { error, trajectory: traj })))
+                Err(Error::SimulationFailed(Box::new(SimulationFailure {
+                    error,
+                    trajectory: traj,
+                })))
             }
         }
     }
@@ -336,7 +371,8 @@ impl Simulation {
             traj.phi_norm.push(m.phi);
             traj.phi_dot_norm.push(m.phi_dot);
             traj.phi_ddot_norm.push(m.phi_ddot);
-            traj.multipliers.push(s.multipliers.map(|l| l.as_slice().to_vec()));
+            traj.multipliers
+                .push(s.multipliers.map(|l| l.as_slice().to_vec()));
             traj.states.push(s.state);
         }
         // Φ̈ where the method gave no accelerations: central difference of the Φ̇
@@ -382,7 +418,10 @@ impl<P: FnMut(Progress)> Recorder<'_, P> {
         for i in 0..s.n_bodies() {
             let q = s.q.rows(nq * i, nq);
             let v = s.v.rows(nv * i, nv);
-            let bad = q.iter().chain(v.iter()).find(|x| !x.is_finite() || x.abs() > self.limit);
+            let bad = q
+                .iter()
+                .chain(v.iter())
+                .find(|x| !x.is_finite() || x.abs() > self.limit);
             if let Some(x) = bad {
                 let name = self.body_names.get(i).map_or("?", String::as_str);
                 return Some(

@@ -181,7 +181,13 @@ impl Trajectory {
     /// Writes the multipliers as CSV (`t, lambda_0, …`), if the method yields them;
     /// returns whether a file was written.
     pub fn write_multipliers_csv(&self, path: &Path) -> Result<bool, Error> {
-        let m = self.multipliers.iter().flatten().map(Vec::len).max().unwrap_or(0);
+        let m = self
+            .multipliers
+            .iter()
+            .flatten()
+            .map(Vec::len)
+            .max()
+            .unwrap_or(0);
         if m == 0 {
             return Ok(false);
         }
@@ -193,7 +199,11 @@ impl Trajectory {
         for (k, lam) in self.multipliers.iter().enumerate() {
             let mut row = vec![fmt_num(self.t[k])];
             for i in 0..m {
-                row.push(lam.as_ref().and_then(|l| l.get(i)).map_or(String::new(), |v| fmt_num(*v)));
+                row.push(
+                    lam.as_ref()
+                        .and_then(|l| l.get(i))
+                        .map_or(String::new(), |v| fmt_num(*v)),
+                );
             }
             w.write_record(&row).map_err(out)?;
         }
@@ -209,9 +219,15 @@ impl Trajectory {
             .enumerate()
             .map(|(i, name)| JsonBody {
                 name,
-                position: (0..self.len()).map(|k| self.position(k, i).into()).collect(),
-                euler_params: (0..self.len()).map(|k| self.euler_params(k, i).into()).collect(),
-                velocity: (0..self.len()).map(|k| self.velocity(k, i).into()).collect(),
+                position: (0..self.len())
+                    .map(|k| self.position(k, i).into())
+                    .collect(),
+                euler_params: (0..self.len())
+                    .map(|k| self.euler_params(k, i).into())
+                    .collect(),
+                velocity: (0..self.len())
+                    .map(|k| self.velocity(k, i).into())
+                    .collect(),
                 omega: (0..self.len()).map(|k| self.omega(k, i).into()).collect(),
             })
             .collect();
@@ -273,7 +289,9 @@ impl Trajectory {
             self.velocity(k, i),
             self.omega(k, i),
         );
-        [r.x, r.y, r.z, p[0], p[1], p[2], p[3], v.x, v.y, v.z, w.x, w.y, w.z]
+        [
+            r.x, r.y, r.z, p[0], p[1], p[2], p[3], v.x, v.y, v.z, w.x, w.y, w.z,
+        ]
     }
 
     /// A coordinate of a body over time, by component name (`x`, `y`, `z`, `e0`…`e3`,
@@ -290,7 +308,11 @@ pub const COMPONENTS: [&str; 13] = [
 ];
 
 fn fmt_num(v: f64) -> String {
-    if v.is_finite() { format!("{v:e}") } else { String::new() }
+    if v.is_finite() {
+        format!("{v:e}")
+    } else {
+        String::new()
+    }
 }
 
 pub(crate) fn max_finite(it: impl Iterator<Item = f64>) -> f64 {

@@ -33,9 +33,27 @@ const EXAMPLE: &str = "examples/models/four-bar.toml";
 /// A method that runs in this build, if any (front-ends are plugged in one by one).
 fn working_method() -> Option<&'static str> {
     let d = tmp("probe");
-    ["alf-index1", "lagrange-baumgarte", "alf", "penalty", "lagrange"].into_iter().find(|m| {
+    [
+        "alf-index1",
+        "lagrange-baumgarte",
+        "alf",
+        "penalty",
+        "lagrange",
+    ]
+    .into_iter()
+    .find(|m| {
         let o = mbs(&[
-            "run", "five-bar", "--method", m, "--t-end", "0.01", "--samples", "2", "--out", d.to_str().unwrap(), "-q",
+            "run",
+            "five-bar",
+            "--method",
+            m,
+            "--t-end",
+            "0.01",
+            "--samples",
+            "2",
+            "--out",
+            d.to_str().unwrap(),
+            "-q",
         ]);
         code(&o) == 0
     })
@@ -46,7 +64,15 @@ fn list_shows_mechanisms_methods_and_integrators() {
     let o = mbs(&["list"]);
     let (out, _) = text(&o);
     assert_eq!(code(&o), 0);
-    for s in ["five-bar", "double-pendulum", "andrews-squeezer", "alf-index3", "hdca", "rk45", "staggered"] {
+    for s in [
+        "five-bar",
+        "double-pendulum",
+        "andrews-squeezer",
+        "alf-index3",
+        "hdca",
+        "rk45",
+        "staggered",
+    ] {
         assert!(out.contains(s), "`{s}` missing from:\n{out}");
     }
 }
@@ -76,7 +102,11 @@ fn check_builtin_and_file() {
 fn malformed_file_is_exit_2_with_line() {
     let d = tmp("bad");
     let f = d.join("bad.toml");
-    std::fs::write(&f, "name = \"x\"\n[[bodies]]\nname = \"b\"\nmass = \"heavy\"\n").unwrap();
+    std::fs::write(
+        &f,
+        "name = \"x\"\n[[bodies]]\nname = \"b\"\nmass = \"heavy\"\n",
+    )
+    .unwrap();
     let o = mbs(&["check", f.to_str().unwrap()]);
     let (_, err) = text(&o);
     assert_eq!(code(&o), 2, "{err}");
@@ -104,12 +134,18 @@ fn unknown_method_mechanism_integrator_are_exit_2() {
     let o = mbs(&["run", "five-bar", "--method", "alf-index7"]);
     let (_, err) = text(&o);
     assert_eq!(code(&o), 2);
-    assert!(err.contains("unknown method `alf-index7`") && err.contains("alf-index3"), "{err}");
+    assert!(
+        err.contains("unknown method `alf-index7`") && err.contains("alf-index3"),
+        "{err}"
+    );
 
     let o = mbs(&["run", "seven-bar"]);
     let (_, err) = text(&o);
     assert_eq!(code(&o), 2);
-    assert!(err.contains("unknown mechanism `seven-bar`") && err.contains("five-bar"), "{err}");
+    assert!(
+        err.contains("unknown mechanism `seven-bar`") && err.contains("five-bar"),
+        "{err}"
+    );
 
     let o = mbs(&["run", "five-bar", "--integrator", "rk99"]);
     let (_, err) = text(&o);
@@ -136,10 +172,20 @@ fn unknown_method_mechanism_integrator_are_exit_2() {
 
 #[test]
 fn not_implemented_method_is_exit_2_with_message() {
-    let o = mbs(&["run", "five-bar", "--method", "wang-huston", "--out", tmp("ni").to_str().unwrap()]);
+    let o = mbs(&[
+        "run",
+        "five-bar",
+        "--method",
+        "wang-huston",
+        "--out",
+        tmp("ni").to_str().unwrap(),
+    ]);
     let (_, err) = text(&o);
     assert_eq!(code(&o), 2, "{err}");
-    assert!(err.contains("not implemented") && err.contains("wang-huston"), "{err}");
+    assert!(
+        err.contains("not implemented") && err.contains("wang-huston"),
+        "{err}"
+    );
 }
 
 fn assert_outputs(dir: &Path, plot: bool) {
@@ -150,7 +196,13 @@ fn assert_outputs(dir: &Path, plot: bool) {
         for f in ["energy_error", "constraints", "coordinates", "energy"] {
             for ext in ["png", "svg"] {
                 let p = dir.join(format!("{f}.{ext}"));
-                assert!(std::fs::metadata(&p).map(|m| m.len() > 1000).unwrap_or(false), "{}", p.display());
+                assert!(
+                    std::fs::metadata(&p)
+                        .map(|m| m.len() > 1000)
+                        .unwrap_or(false),
+                    "{}",
+                    p.display()
+                );
             }
         }
     }
@@ -164,18 +216,40 @@ fn run_example_file_and_every_builtin() {
     };
     let d = tmp("example");
     let o = mbs(&[
-        "run", EXAMPLE, "--method", method, "--t-end", "0.5", "--out", d.to_str().unwrap(), "--plot", "-q",
+        "run",
+        EXAMPLE,
+        "--method",
+        method,
+        "--t-end",
+        "0.5",
+        "--out",
+        d.to_str().unwrap(),
+        "--plot",
+        "-q",
     ]);
     let (out, err) = text(&o);
     assert_eq!(code(&o), 0, "{out}\n{err}");
-    assert!(out.contains("max ‖Φ‖") && out.contains("RHS evaluations"), "{out}");
+    assert!(
+        out.contains("max ‖Φ‖") && out.contains("RHS evaluations"),
+        "{out}"
+    );
     assert_outputs(&d, true);
 
     for b in mbs::builtins() {
         let d = tmp(&b.name);
         let o = mbs(&[
-            "run", &b.name, "--method", method, "--t-end", "0.02", "--samples", "4", "--out",
-            d.to_str().unwrap(), "--plot", "-q",
+            "run",
+            &b.name,
+            "--method",
+            method,
+            "--t-end",
+            "0.02",
+            "--samples",
+            "4",
+            "--out",
+            d.to_str().unwrap(),
+            "--plot",
+            "-q",
         ]);
         let (out, err) = text(&o);
         // a run may fail on a hard mechanism, but it must write what it has and say why
@@ -190,11 +264,25 @@ fn run_example_file_and_every_builtin() {
 #[test]
 fn compare_prints_one_table() {
     let o = mbs(&[
-        "compare", "five-bar", "--methods", "alf,alf-index1,hdca", "--t-end", "0.05", "--samples", "5", "-q",
+        "compare",
+        "five-bar",
+        "--methods",
+        "alf,alf-index1,hdca",
+        "--t-end",
+        "0.05",
+        "--samples",
+        "5",
+        "-q",
     ]);
     let (out, err) = text(&o);
-    assert!(out.contains("method") && out.contains("wall [s]") && out.contains("largest disagreement"), "{out}\n{err}");
-    assert!(out.contains("hdca") && out.contains("skipped: method `hdca` is not implemented"), "{out}");
+    assert!(
+        out.contains("method") && out.contains("wall [s]") && out.contains("largest disagreement"),
+        "{out}\n{err}"
+    );
+    assert!(
+        out.contains("hdca") && out.contains("skipped: method `hdca` is not implemented"),
+        "{out}"
+    );
     assert!([0, 1, 2].contains(&code(&o)));
 }
 
@@ -207,11 +295,25 @@ fn diverging_simulation_is_exit_1_and_writes_partial_output() {
     let d = tmp("diverge");
     // explicit central differences with a step far beyond stability
     let o = mbs(&[
-        "run", "five-bar", "--method", method, "--integrator", "central-difference", "--h", "0.5", "--t-end",
-        "200", "--out", d.to_str().unwrap(), "-q",
+        "run",
+        "five-bar",
+        "--method",
+        method,
+        "--integrator",
+        "central-difference",
+        "--h",
+        "0.5",
+        "--t-end",
+        "200",
+        "--out",
+        d.to_str().unwrap(),
+        "-q",
     ]);
     let (out, err) = text(&o);
     assert_eq!(code(&o), 1, "{out}\n{err}");
-    assert!(err.contains("simulation failed") && err.contains("t = "), "{err}");
+    assert!(
+        err.contains("simulation failed") && err.contains("t = "),
+        "{err}"
+    );
     assert!(d.join("trajectory.csv").is_file());
 }

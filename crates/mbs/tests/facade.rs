@@ -40,15 +40,21 @@ impl FrontEnd for FreeFlight {
         "free-flight".into()
     }
 
-    fn run(&mut self, spec: &RunSpec<'_>, sink: &mut dyn SampleSink) -> Result<RunStats, FrontEndError> {
+    fn run(
+        &mut self,
+        spec: &RunSpec<'_>,
+        sink: &mut dyn SampleSink,
+    ) -> Result<RunStats, FrontEndError> {
         let mut stats = RunStats::default();
         for &t in spec.output_times {
             if let Some(tf) = self.fail_at
                 && t >= tf
             {
-                return Err(FrontEndError::failed(tf, "Newton iteration did not converge")
-                    .at("joint `j2`")
-                    .with_stats(stats));
+                return Err(
+                    FrontEndError::failed(tf, "Newton iteration did not converge")
+                        .at("joint `j2`")
+                        .with_stats(stats),
+                );
             }
             if sink.step(t) == ControlFlow::Break(()) {
                 return Ok(stats);
@@ -64,7 +70,10 @@ impl FrontEnd for FreeFlight {
 }
 
 fn sim() -> Simulation {
-    Simulation::builtin("double-pendulum").unwrap().t_end(1.0).samples(10)
+    Simulation::builtin("double-pendulum")
+        .unwrap()
+        .t_end(1.0)
+        .samples(10)
 }
 
 fn free(sim: &Simulation) -> FreeFlight {
@@ -80,13 +89,19 @@ fn custom_front_end_runs_and_energy_is_measured() {
     let sim = sim();
     let mut fe = free(&sim);
     let mut progress = Vec::new();
-    let traj = sim.run_front_end(&mut fe, |p| progress.push(p.fraction())).unwrap();
+    let traj = sim
+        .run_front_end(&mut fe, |p| progress.push(p.fraction()))
+        .unwrap();
     assert_eq!(traj.len(), 11);
     assert_eq!(traj.t[10], 1.0);
     assert!(progress.last().copied() == Some(1.0));
     assert_eq!(traj.stats.accepted_steps, 11);
     // free flight conserves T + V exactly
-    assert!(traj.energy_drift() < 1e-9 * traj.kinetic_energy[10], "{}", traj.energy_drift());
+    assert!(
+        traj.energy_drift() < 1e-9 * traj.kinetic_energy[10],
+        "{}",
+        traj.energy_drift()
+    );
     assert!(traj.kinetic_energy[10] > 1.0);
     // the joints come apart: the facade measures the violation
     assert!(traj.phi_norm[0] < 1e-12 && traj.phi_norm[10] > 1e-3);
@@ -104,9 +119,14 @@ fn writers_and_plots() {
     assert_eq!(files.len(), 3, "{files:?}");
     let csv = std::fs::read_to_string(dir.join("trajectory.csv")).unwrap();
     assert_eq!(csv.lines().count(), 12);
-    assert!(csv.lines().next().unwrap().contains("link1.x"), "{}", csv.lines().next().unwrap());
+    assert!(
+        csv.lines().next().unwrap().contains("link1.x"),
+        "{}",
+        csv.lines().next().unwrap()
+    );
     let json: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("trajectory.json")).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(dir.join("trajectory.json")).unwrap())
+            .unwrap();
     assert_eq!(json["t"].as_array().unwrap().len(), 11);
     assert_eq!(json["bodies"][1]["name"], "link2");
     assert_eq!(json["method"], "free-flight");
@@ -135,7 +155,10 @@ fn failure_keeps_the_samples_before_it() {
     let err = sim.run_front_end(&mut fe, |_| {}).unwrap_err();
     assert_eq!(err.exit_code(), 1);
     let msg = err.to_string();
-    assert!(msg.contains("t = 0.55") && msg.contains("joint `j2`") && msg.contains("Newton"), "{msg}");
+    assert!(
+        msg.contains("t = 0.55") && msg.contains("joint `j2`") && msg.contains("Newton"),
+        "{msg}"
+    );
     let partial = err.partial_trajectory().unwrap();
     assert_eq!(partial.len(), 6);
     assert!(partial.failure.as_deref().unwrap().contains("joint `j2`"));
@@ -151,7 +174,10 @@ fn divergence_is_detected_and_named() {
     };
     let err = sim.run_front_end(&mut fe, |_| {}).unwrap_err();
     let msg = err.to_string();
-    assert!(msg.contains("diverged") && msg.contains("body `link"), "{msg}");
+    assert!(
+        msg.contains("diverged") && msg.contains("body `link"),
+        "{msg}"
+    );
     assert_eq!(err.exit_code(), 1);
     assert!(err.partial_trajectory().unwrap().len() < 11);
 }
@@ -159,7 +185,10 @@ fn divergence_is_detected_and_named() {
 #[test]
 fn sampling_options() {
     let s = sim().sampling(Sampling::Every(0.3));
-    assert_eq!(s.output_times().unwrap(), vec![0.0, 0.3, 0.6, 0.8999999999999999, 1.0]);
+    assert_eq!(
+        s.output_times().unwrap(),
+        vec![0.0, 0.3, 0.6, 0.8999999999999999, 1.0]
+    );
     let s = sim().sampling(Sampling::Times(vec![0.5, 1.0]));
     assert_eq!(s.output_times().unwrap(), vec![0.0, 0.5, 1.0]);
     let e = sim().t_end(-1.0).output_times().unwrap_err();
@@ -191,7 +220,10 @@ fn every_method_builds_or_says_not_implemented() {
 #[test]
 fn check_reports_redundancy_of_the_five_bar() {
     let r = mbs::check(&mbs::builtin("five-bar").unwrap());
-    assert_eq!((r.grubler_mobility, r.rank_mobility, r.redundant), (-1, Some(2), Some(3)));
+    assert_eq!(
+        (r.grubler_mobility, r.rank_mobility, r.redundant),
+        (-1, Some(2), Some(3))
+    );
     assert_eq!(r.loops, 1);
     assert!(r.initial_state_consistent());
 }

@@ -15,13 +15,13 @@ use crate::util::{add_planar_path, numbered, regular_polygon};
 /// a = 0.2 m, mass 1 kg and J' = diag(0.25) kg m².
 #[derive(Clone, Debug, PartialEq)]
 pub struct AlfDcaParams {
-    /// Side of the pentagons = distance between the joint axes of a body, a [m].
+    /// Side of the pentagons = distance between the joint axes of a body, a (m).
     pub length: f64,
-    /// Mass of every body [kg].
+    /// Mass of every body (kg).
     pub mass: f64,
-    /// Centroidal inertia of every body, J' [kg m²].
+    /// Centroidal inertia of every body, J' (kg m²).
     pub inertia: Matrix3<f64>,
-    /// Gravitational acceleration, along −y [m/s²] (the paper gives no value: 9.81 is
+    /// Gravitational acceleration, along −y (m/s²) (the paper gives no value: 9.81 is
     /// a choice).
     pub gravity: f64,
 }

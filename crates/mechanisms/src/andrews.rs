@@ -18,7 +18,7 @@
 //! D = B + sd·u(γ) + sc·n(γ)           spring D–C on body 3
 //! ```
 //!
-//! HW's lengths [m]: rr = 0.007, ra = 0.00092, d = 0.028, da = 0.0115, e = 0.02,
+//! HW's lengths (m): rr = 0.007, ra = 0.00092, d = 0.028, da = 0.0115, e = 0.02,
 //! ea = 0.01421, zf = 0.02, zt = 0.04, fa = 0.01421, ta = 0.02308, tb = 0.00916,
 //! u = 0.04, ua = 0.01562, ub = 0.02709, ss = 0.035, sa = 0.01874, sb = 0.01043,
 //! sc = 0.018, sd = 0.02; fixed points O = (0, 0), A = (−0.06934, −0.00227),
@@ -50,11 +50,11 @@ use crate::util::{body, dir, p2, revolute_z, rot_z};
 /// Hairer & Wanner's data of Andrew's squeezing mechanism (SI units).
 #[derive(Clone, Debug, PartialEq)]
 pub struct AndrewsParams {
-    /// Masses m₁…m₇ [kg].
+    /// Masses m₁…m₇ (kg).
     pub masses: [f64; 7],
-    /// Planar moments of inertia I₁…I₇ about the centres of mass [kg m²].
+    /// Planar moments of inertia I₁…I₇ about the centres of mass (kg m²).
     pub inertias: [f64; 7],
-    /// Fixed points A, B, C [m].
+    /// Fixed points A, B, C (m).
     pub xa: f64,
     /// y of A.
     pub ya: f64,
@@ -66,13 +66,13 @@ pub struct AndrewsParams {
     pub xc: f64,
     /// y of C.
     pub yc: f64,
-    /// Spring stiffness c₀ [N/m].
+    /// Spring stiffness c₀ (N/m).
     pub c0: f64,
-    /// Spring free length l₀ [m].
+    /// Spring free length l₀ (m).
     pub l0: f64,
-    /// Driving torque on body 1 [N m].
+    /// Driving torque on body 1 (N m).
     pub mom: f64,
-    /// Initial angles [β, Θ, γ, Φ, δ, Ω, ε] (rad), consistent with the constraints.
+    /// Initial angles \[β, Θ, γ, Φ, δ, Ω, ε\] (rad), consistent with the constraints.
     pub angles: [f64; 7],
     /// `Some(k)`: the stiff-spring variant of Bayo & Ledesma, body 6 (rod GE) replaced
     /// by a spring of stiffness k between G (body 7) and E (body 2).
@@ -153,7 +153,7 @@ fn u_perp(phi: f64) -> Vector3<f64> {
 }
 
 /// (centre of mass, absolute angle about z) of bodies 1…7 at HW's angles
-/// [β, Θ, γ, Φ, δ, Ω, ε].
+/// \[β, Θ, γ, Φ, δ, Ω, ε\].
 fn body_poses(p: &AndrewsParams, angles: &[f64; 7]) -> [(Vector3<f64>, f64); 7] {
     let [be, th, ga, ph, de, om, ep] = *angles;
     let a = p2(p.xa, p.ya);

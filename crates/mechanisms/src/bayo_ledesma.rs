@@ -20,11 +20,11 @@ pub(crate) const ROD_AXIAL_FRACTION: f64 = 0.01;
 /// Data of the planar open chains (double pendulum, five-link chain).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChainParams {
-    /// Length of each link [m].
+    /// Length of each link (m).
     pub length: f64,
-    /// Mass of each link [kg].
+    /// Mass of each link (kg).
     pub mass: f64,
-    /// Gravitational acceleration along −y [m/s²].
+    /// Gravitational acceleration along −y (m/s²).
     pub gravity: f64,
 }
 
@@ -86,9 +86,9 @@ pub fn five_link_chain(p: &ChainParams) -> Result<Model, ModelError> {
 /// Data of the Cartesian pendulum (Brenan, Campbell & Petzold).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CartesianPendulumParams {
-    /// Point mass [kg].
+    /// Point mass (kg).
     pub mass: f64,
-    /// Pendulum length [m].
+    /// Pendulum length (m).
     pub length: f64,
     /// Fictitious gravity along −y.
     pub gravity: f64,
@@ -146,13 +146,13 @@ pub fn cartesian_pendulum(p: &CartesianPendulumParams) -> Result<Model, ModelErr
 /// Data of the two four-bar linkages.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TwoFourBarsParams {
-    /// Length ℓ of every link [m].
+    /// Length ℓ of every link (m).
     pub length: f64,
-    /// Mass of every link [kg].
+    /// Mass of every link (kg).
     pub mass: f64,
-    /// Gravitational acceleration along −y [m/s²].
+    /// Gravitational acceleration along −y (m/s²).
     pub gravity: f64,
-    /// Initial ẋ₁ of point 1 [m/s].
+    /// Initial ẋ₁ of point 1 (m/s).
     pub initial_x1_dot: f64,
 }
 

@@ -1,7 +1,7 @@
 //! Test cases of Chiou's thesis (1990, `seeds/003_…`, ch. 7): the crank-slider
 //! (sec 7.2), the three-link manipulator deployment (sec 7.3), the bowling ball
 //! (sec 7.4), the spatial four-bar with spherical joints (sec 7.5) and the space crane
-//! (sec 7.6). The vehicle of sec 7.7 is in [`crate::vehicle`].
+//! (sec 7.6). The vehicle of sec 7.7 is in [`crate::vehicle`](mod@crate::vehicle).
 //!
 //! The thesis gives the equations of these examples but almost none of their numbers
 //! (its figures did not survive): every value below that is not quoted from the thesis
@@ -33,24 +33,24 @@ fn constant_vector(v: Vector3<f64>) -> [TimeFunction; 3] {
 /// none).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CrankSliderParams {
-    /// Crank radius r [m].
+    /// Crank radius r (m).
     pub crank_radius: f64,
-    /// Connecting-rod length l [m].
+    /// Connecting-rod length l (m).
     pub rod_length: f64,
-    /// Distance l₁ from the crank pin to the rod's centre of mass [m].
+    /// Distance l₁ from the crank pin to the rod's centre of mass (m).
     pub rod_cm: f64,
-    /// Rod mass m [kg].
+    /// Rod mass m (kg).
     pub rod_mass: f64,
-    /// Rod moment of inertia j₂ about its centre of mass [kg m²].
+    /// Rod moment of inertia j₂ about its centre of mass (kg m²).
     pub rod_inertia: f64,
-    /// Crank mass [kg] (its centre of mass is on the pivot, so it never enters the
+    /// Crank mass (kg) (its centre of mass is on the pivot, so it never enters the
     /// motion).
     pub crank_mass: f64,
-    /// Crank moment of inertia j₁ about the pivot [kg m²].
+    /// Crank moment of inertia j₁ about the pivot (kg m²).
     pub crank_inertia: f64,
-    /// Constant torque τ on the crank [N m].
+    /// Constant torque τ on the crank (N m).
     pub torque: f64,
-    /// Gravitational acceleration along −y [m/s²].
+    /// Gravitational acceleration along −y (m/s²).
     pub gravity: f64,
 }
 
@@ -70,8 +70,8 @@ impl Default for CrankSliderParams {
     }
 }
 
-/// The crank-slider of sec 7.2 (Fig 7.2.1): u = [θ, φ, x, y], mass matrix
-/// diag(j₁, j₂, m, m), applied forces [τ, 0, 0, −mg], constraints (7.2.4): the crank
+/// The crank-slider of sec 7.2 (Fig 7.2.1): u = \[θ, φ, x, y\], mass matrix
+/// diag(j₁, j₂, m, m), applied forces \[τ, 0, 0, −mg\], constraints (7.2.4): the crank
 /// pin r(cos θ, sin θ) is the rod point at distance l₁ behind the rod's centre of
 /// mass, and the rod's far end (at l − l₁ ahead of it) stays on the line y = 0. The
 /// slider is massless in the thesis, so it is not a body here: the third row of
@@ -152,15 +152,15 @@ pub fn crank_slider(p: &CrankSliderParams) -> Result<Model, ModelError> {
 /// Data of the three-link manipulator (sec 7.3). Every number is a choice.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ThreeLinkParams {
-    /// Link length l [m].
+    /// Link length l (m).
     pub length: f64,
-    /// Link mass [kg].
+    /// Link mass (kg).
     pub mass: f64,
-    /// Coil-spring stiffnesses k₁, k₂, k₃ [N m/rad].
+    /// Coil-spring stiffnesses k₁, k₂, k₃ (N m/rad).
     pub stiffness: [f64; 3],
-    /// Deploying force f along +x at the centre of mass of link 3 [N].
+    /// Deploying force f along +x at the centre of mass of link 3 (N).
     pub force: f64,
-    /// Initial angles θ₁, θ₂, θ₃ of (7.3.10) [rad].
+    /// Initial angles θ₁, θ₂, θ₃ of (7.3.10) (rad).
     pub angles: [f64; 3],
 }
 
@@ -230,21 +230,21 @@ pub fn three_link_manipulator(p: &ThreeLinkParams) -> Result<Model, ModelError> 
 /// Data of the bowling ball (sec 7.4).
 #[derive(Clone, Debug, PartialEq)]
 pub struct BowlingBallParams {
-    /// Mass [kg]. The thesis prints "m = 71.32 N", a weight: the **chosen** mass is
+    /// Mass (kg). The thesis prints "m = 71.32 N", a weight: the **chosen** mass is
     /// 71.32/9.81 = 7.27 kg (a 16-lb ball).
     pub mass: f64,
-    /// Radius a [m] (10.9 cm).
+    /// Radius a (m) (10.9 cm).
     pub radius: f64,
     /// Offset r₀ of the centre of mass from the geometric centre, along the body 3
-    /// axis (vertical at t = 0) [m]: 0 or 0.15 cm.
+    /// axis (vertical at t = 0) (m): 0 or 0.15 cm.
     pub offset: f64,
-    /// Gravitational acceleration along −z [m/s²].
+    /// Gravitational acceleration along −z (m/s²).
     pub gravity: f64,
-    /// Initial body angular velocity (ω₁, ω₂, ω₃) [rad/s].
+    /// Initial body angular velocity (ω₁, ω₂, ω₃) (rad/s).
     pub omega: Vector3<f64>,
-    /// Track y = A sin(k x): amplitude A [m].
+    /// Track y = A sin(k x): amplitude A (m).
     pub amplitude: f64,
-    /// Track wavenumber k [rad/m].
+    /// Track wavenumber k (rad/m).
     pub wavenumber: f64,
 }
 
@@ -353,13 +353,13 @@ pub fn bowling_ball(p: &BowlingBallParams) -> Result<Model, ModelError> {
 /// Data of the spatial four-bar (sec 7.5).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SpatialFourBarParams {
-    /// Length of every bar [m].
+    /// Length of every bar (m).
     pub length: f64,
-    /// Mass of every bar [kg].
+    /// Mass of every bar (kg).
     pub mass: f64,
-    /// Vertical (+y) force on bars 1 and 4 at their centres of mass [N].
+    /// Vertical (+y) force on bars 1 and 4 at their centres of mass (N).
     pub force: f64,
-    /// Gravitational acceleration along −y [m/s²] (none in the thesis' description).
+    /// Gravitational acceleration along −y (m/s²) (none in the thesis' description).
     pub gravity: f64,
 }
 
@@ -444,15 +444,15 @@ pub fn spatial_four_bar(p: &SpatialFourBarParams) -> Result<Model, ModelError> {
 /// Data of the space crane (sec 7.6).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SpaceCraneParams {
-    /// Joint positions: ground joint, elbow 1, elbow 2, tip [m].
+    /// Joint positions: ground joint, elbow 1, elbow 2, tip (m).
     pub points: [Vector3<f64>; 4],
-    /// Mass of each link [kg].
+    /// Mass of each link (kg).
     pub mass: f64,
-    /// Tip travel along y over the manoeuvre [m].
+    /// Tip travel along y over the manoeuvre (m).
     pub travel_y: f64,
     /// Ratios v_x/v_y and v_z/v_y of (7.6.3).
     pub ratio_xz: [f64; 2],
-    /// Duration T of the manoeuvre [s].
+    /// Duration T of the manoeuvre (s).
     pub duration: f64,
 }
 

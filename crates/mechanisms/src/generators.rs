@@ -95,11 +95,11 @@ pub enum ChainJoint {
 /// Link data of the parametric generators.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GeneratorParams {
-    /// Length of every link [m].
+    /// Length of every link (m).
     pub length: f64,
-    /// Mass of every link [kg].
+    /// Mass of every link (kg).
     pub mass: f64,
-    /// Gravitational acceleration along −y [m/s²].
+    /// Gravitational acceleration along −y (m/s²).
     pub gravity: f64,
 }
 
@@ -372,7 +372,7 @@ const TREE_KINDS: [JointKind; 5] = [
 /// from a random earlier body by a random joint (revolute, spherical, universal,
 /// cylindrical or prismatic) with a random axis at a random point; random masses
 /// (0.5–2 kg), random physical inertias (boxes of sides 0.1–1 m, randomly rotated),
-/// random orientations; random joint rates in [−1, 1] give a consistent initial
+/// random orientations; random joint rates in \[−1, 1\] give a consistent initial
 /// velocity. Gravity 9.81 m/s² along −y. No loops, so none redundant.
 pub fn random_tree(seed: u64, n: usize) -> Result<Model, ModelError> {
     assert!(n >= 1, "random_tree needs at least one body");

@@ -30,13 +30,13 @@ use crate::util::{add_planar_path, numbered};
 /// Data of the HDCA test cases (sec 3.1).
 #[derive(Clone, Debug, PartialEq)]
 pub struct HdcaParams {
-    /// Characteristic length l of every body (distance between its joint axes) [m].
+    /// Characteristic length l of every body (distance between its joint axes) (m).
     pub length: f64,
-    /// Mass of every body [kg].
+    /// Mass of every body (kg).
     pub mass: f64,
-    /// Centroidal inertia J_c of every body [kg m²].
+    /// Centroidal inertia J_c of every body (kg m²).
     pub inertia: Matrix3<f64>,
-    /// Gravitational acceleration along −y [m/s²].
+    /// Gravitational acceleration along −y (m/s²).
     pub gravity: f64,
 }
 

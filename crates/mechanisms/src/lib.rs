@@ -18,7 +18,7 @@
 //! | Bayo–Ledesma (`002`): double pendulum, Cartesian pendulum, two four-bars, five-link chain | [`bayo_ledesma`] |
 //! | Bayo–Ledesma (`002`): Andrew's squeezer (+ stiff-spring variant) | [`andrews`] |
 //! | Chiou (`003`): crank-slider, three-link manipulator, bowling ball, spatial four-bar, space crane | [`chiou`] |
-//! | Chiou (`003`): vehicle | [`vehicle`] |
+//! | Chiou (`003`): vehicle | [`vehicle`](mod@vehicle) |
 //! | Pękal–Frączek (`004`): McPherson struts | [`mcpherson`] |
 //! | generators: chains, loops, ladders, random trees and loops | [`generators`] |
 //!

@@ -42,17 +42,17 @@ use crate::util::{add_link, body, spherical};
 /// Data of the McPherson struts (Table 1 and sec 4.1).
 #[derive(Clone, Debug, PartialEq)]
 pub struct McPhersonParams {
-    /// Mass of every body [kg].
+    /// Mass of every body (kg).
     pub mass: f64,
-    /// Principal moment of inertia of every body [kg m²].
+    /// Principal moment of inertia of every body (kg m²).
     pub inertia: f64,
-    /// Constant vertical force on body 1 [N].
+    /// Constant vertical force on body 1 (N).
     pub force_z: f64,
-    /// Amplitude of the lateral force 0.1 sin t on body 5 [N].
+    /// Amplitude of the lateral force 0.1 sin t on body 5 (N).
     pub force_y: f64,
-    /// Gravitational acceleration along −z [m/s²].
+    /// Gravitational acceleration along −z (m/s²).
     pub gravity: f64,
-    /// Inclination of the strut axis from the vertical [rad] (choice: 10°).
+    /// Inclination of the strut axis from the vertical (rad) (choice: 10°).
     pub strut_inclination: f64,
 }
 

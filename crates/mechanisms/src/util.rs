@@ -126,9 +126,9 @@ pub(crate) fn regular_polygon(
 }
 
 /// Adds the links of the planar path v₀ → v₁ → … → v_k (one body per segment, named
-/// `body_names[i]`, centre of mass at the segment midpoint), revolute joints about z at
+/// `body_names(i)`, centre of mass at the segment midpoint), revolute joints about z at
 /// the inner vertices, and revolute joints tying the first link to `start` at v₀ and
-/// the last link to `end` at v_k. Joints are named `joint_names[0..=k]`.
+/// the last link to `end` at v_k. Joints are named `joint_names(0..=k)`.
 pub(crate) fn add_planar_path(
     b: &mut ModelBuilder,
     vertices: &[Vector3<f64>],

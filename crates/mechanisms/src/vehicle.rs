@@ -7,7 +7,7 @@
 //! below is a **choice** consistent with that (x forward, y left, z up, g = 9.81 m/s²
 //! along −z):
 //!
-//! | body | mass [kg] | J' [kg m²] | joints |
+//! | body | mass (kg) | J' (kg m²) | joints |
 //! |---|---|---|---|
 //! | 1 chassis | 1000 | diag(400, 1600, 1800) | — |
 //! | 2, 5 front upper arm (left, right) | 5 | diag(0.05, 0.02, 0.05) | revolute to chassis (axis x), spherical to spindle |
@@ -46,19 +46,19 @@ use crate::util::{body, spherical};
 /// documentation; the drop height is the thesis' 1 m).
 #[derive(Clone, Debug, PartialEq)]
 pub struct VehicleParams {
-    /// Height of the tires' lowest points above the ground at t = 0 [m].
+    /// Height of the tires' lowest points above the ground at t = 0 (m).
     pub drop_height: f64,
-    /// Tire radius r (free length of the tire springs) [m].
+    /// Tire radius r (free length of the tire springs) (m).
     pub tire_radius: f64,
-    /// Tire stiffness [N/m] and damping [N s/m].
+    /// Tire stiffness (N/m) and damping (N s/m).
     pub tire: [f64; 2],
-    /// Front spring stiffness [N/m] and damping [N s/m].
+    /// Front spring stiffness (N/m) and damping (N s/m).
     pub front_spring: [f64; 2],
-    /// Rear spring stiffness [N/m] and damping [N s/m].
+    /// Rear spring stiffness (N/m) and damping (N s/m).
     pub rear_spring: [f64; 2],
-    /// Chassis mass [kg].
+    /// Chassis mass (kg).
     pub chassis_mass: f64,
-    /// Gravitational acceleration along −z [m/s²].
+    /// Gravitational acceleration along −z (m/s²).
     pub gravity: f64,
 }
 

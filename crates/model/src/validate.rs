@@ -165,7 +165,7 @@ fn validate_body(b: &crate::body::Body) -> Result<(), ModelError> {
     // Eigenvalues of J/scale (entries in [−1, 1]: no overflow for huge inputs).
     let eig = SymmetricEigen::new(j / scale).eigenvalues;
     let min = eig.min();
-    if !(min > 1e-12) {
+    if min.is_nan() || min <= 1e-12 {
         return Err(spd_error(format!(
             "smallest eigenvalue {:.6e}",
             min * scale

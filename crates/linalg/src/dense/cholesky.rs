@@ -2,7 +2,9 @@
 //! (Bayo–Ledesma eq 10, the ALF leading matrix).
 
 use crate::scratch::Scratch;
-use faer::linalg::cholesky::llt::factor::{LltRegularization, cholesky_in_place, cholesky_in_place_scratch};
+use faer::linalg::cholesky::llt::factor::{
+    LltRegularization, cholesky_in_place, cholesky_in_place_scratch,
+};
 use faer::linalg::cholesky::llt::solve::{solve_in_place_scratch, solve_in_place_with_conj};
 use faer::{Conj, Mat, MatMut, MatRef};
 
@@ -107,7 +109,11 @@ impl SpdSolver for DenseCholesky {
     }
 
     fn factor(&mut self, values: &[f64]) -> Result<(), LinalgError> {
-        check_len("DenseCholesky::factor values", self.n * self.n, values.len())?;
+        check_len(
+            "DenseCholesky::factor values",
+            self.n * self.n,
+            values.len(),
+        )?;
         let a = MatRef::from_column_major_slice(values, self.n, self.n);
         self.factor_mat(a)
     }

@@ -101,7 +101,11 @@ impl DenseKkt {
                 Default::default(),
             ),
         };
-        let vdim = if params.mode == KktMode::MinNorm { nn } else { 0 };
+        let vdim = if params.mode == KktMode::MinNorm {
+            nn
+        } else {
+            0
+        };
         Self {
             n,
             m,
@@ -127,7 +131,11 @@ impl DenseKkt {
 
     /// Factors `K` built from `M` (`n × n`, symmetric, both triangles read) and
     /// `Φ_q` (`m × n`).
-    pub fn factor_mat(&mut self, mass: MatRef<'_, f64>, phi_q: MatRef<'_, f64>) -> Result<DenseKktInfo, LinalgError> {
+    pub fn factor_mat(
+        &mut self,
+        mass: MatRef<'_, f64>,
+        phi_q: MatRef<'_, f64>,
+    ) -> Result<DenseKktInfo, LinalgError> {
         self.factored = false;
         let (n, m) = (self.n, self.m);
         check_len("DenseKkt mass rows", n, mass.nrows())?;
@@ -138,14 +146,22 @@ impl DenseKkt {
             for i in 0..n {
                 let v = mass[(i, j)];
                 if !v.is_finite() {
-                    return Err(LinalgError::NonFinite { what: "DenseKkt mass", index: i + j * n, value: v });
+                    return Err(LinalgError::NonFinite {
+                        what: "DenseKkt mass",
+                        index: i + j * n,
+                        value: v,
+                    });
                 }
                 self.k[(i, j)] = v;
             }
             for i in 0..m {
                 let v = phi_q[(i, j)];
                 if !v.is_finite() {
-                    return Err(LinalgError::NonFinite { what: "DenseKkt jacobian", index: i + j * m, value: v });
+                    return Err(LinalgError::NonFinite {
+                        what: "DenseKkt jacobian",
+                        index: i + j * m,
+                        value: v,
+                    });
                 }
                 self.k[(n + i, j)] = v;
                 self.k[(j, n + i)] = v;
@@ -196,7 +212,9 @@ impl DenseKkt {
                     stack,
                     Default::default(),
                 )
-                .map_err(|_| LinalgError::Decomposition("symmetric eigendecomposition of the KKT matrix"))?;
+                .map_err(|_| {
+                    LinalgError::Decomposition("symmetric eigendecomposition of the KKT matrix")
+                })?;
                 let big = self.lambda.iter().fold(0.0_f64, |a, l| a.max(l.abs()));
                 let mut rank = 0;
                 let mut min_ratio = 1.0_f64;

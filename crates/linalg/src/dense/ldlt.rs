@@ -2,7 +2,9 @@
 //! non-singular (SPD, or quasi-definite such as a regularized KKT matrix).
 
 use crate::scratch::Scratch;
-use faer::linalg::cholesky::ldlt::factor::{LdltRegularization, cholesky_in_place, cholesky_in_place_scratch};
+use faer::linalg::cholesky::ldlt::factor::{
+    LdltRegularization, cholesky_in_place, cholesky_in_place_scratch,
+};
 use faer::linalg::cholesky::ldlt::solve::{solve_in_place_scratch, solve_in_place_with_conj};
 use faer::{Conj, Mat, MatMut, MatRef};
 
@@ -74,7 +76,11 @@ impl DenseLdlt {
         for i in 0..self.n {
             let d = self.ld[(i, i)];
             if !d.is_finite() || d.abs() <= tol {
-                return Err(LinalgError::Singular { index: i, pivot: d, tol });
+                return Err(LinalgError::Singular {
+                    index: i,
+                    pivot: d,
+                    tol,
+                });
             }
         }
         self.factored = true;

@@ -6,8 +6,8 @@ use faer::linalg::lu::partial_pivoting::solve::{solve_in_place_scratch, solve_in
 use faer::perm::PermRef;
 use faer::{Conj, Mat, MatMut, MatRef};
 
-use crate::error::{check_finite, check_len};
 use crate::LinalgError;
+use crate::error::{check_finite, check_len};
 
 /// Parameters of [`DenseLu`].
 #[derive(Debug, Clone, Copy)]
@@ -91,7 +91,11 @@ impl DenseLu {
         for i in 0..self.n {
             let u = self.lu[(i, i)];
             if !u.is_finite() || u.abs() <= tol {
-                return Err(LinalgError::Singular { index: i, pivot: u, tol });
+                return Err(LinalgError::Singular {
+                    index: i,
+                    pivot: u,
+                    tol,
+                });
             }
         }
         self.factored = true;

@@ -105,7 +105,11 @@ pub fn gauss_jordan(phi_q: &DMatrix<f64>, tol: f64) -> GaussJordan {
         redundant_rows,
         reduced: a,
         row_ops: e,
-        min_pivot_ratio: if min_pivot_ratio.is_finite() { min_pivot_ratio } else { 0.0 },
+        min_pivot_ratio: if min_pivot_ratio.is_finite() {
+            min_pivot_ratio
+        } else {
+            0.0
+        },
     }
 }
 
@@ -215,19 +219,25 @@ impl CoordinatePartitioning {
         let part = self.partition.as_ref()?;
         let (m, n) = phi_q.shape();
         let r = part.dependent.len();
-        if part.dependent.len() + part.independent.len() != n || part.independent_rows.iter().any(|&i| i >= m) {
+        if part.dependent.len() + part.independent.len() != n
+            || part.independent_rows.iter().any(|&i| i >= m)
+        {
             return None;
         }
         let scale = phi_q.amax();
         if scale == 0.0 {
             return None;
         }
-        let phi_u = DMatrix::from_fn(r, r, |k, l| phi_q[(part.independent_rows[k], part.dependent[l])]);
-        let phi_v = DMatrix::from_fn(r, n - r, |k, l| phi_q[(part.independent_rows[k], part.independent[l])]);
+        let phi_u = DMatrix::from_fn(r, r, |k, l| {
+            phi_q[(part.independent_rows[k], part.dependent[l])]
+        });
+        let phi_v = DMatrix::from_fn(r, n - r, |k, l| {
+            phi_q[(part.independent_rows[k], part.independent[l])]
+        });
         let lu = phi_u.clone().lu();
         let u = lu.u();
         let min_piv = (0..r).fold(f64::INFINITY, |a, i| a.min(u[(i, i)].abs()));
-        if r > 0 && !(min_piv / scale > self.reselect_ratio) {
+        if r > 0 && (min_piv / scale).partial_cmp(&self.reselect_ratio) != Some(std::cmp::Ordering::Greater) {
             return None;
         }
         let x = lu.solve(&phi_v)?; // Φ_u⁻¹ Φ_v

@@ -38,8 +38,8 @@ pub use coordinate_partitioning::{CoordinatePartitioning, GaussJordan, Partition
 
 use nalgebra::DMatrix;
 
-use crate::error::check_finite;
 use crate::LinalgError;
+use crate::error::check_finite;
 
 /// The null-space methods of Pękal–Frączek sec 3.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -227,7 +227,12 @@ pub(crate) fn validate(phi_q: &DMatrix<f64>, params: &NullSpaceParams) -> Result
 }
 
 /// The trivial answer for an empty or zero Jacobian: rank 0, `P = I`.
-pub(crate) fn trivial(n: usize, m: usize, method: NullSpaceMethod, params: &NullSpaceParams) -> NullSpace {
+pub(crate) fn trivial(
+    n: usize,
+    m: usize,
+    method: NullSpaceMethod,
+    params: &NullSpaceParams,
+) -> NullSpace {
     NullSpace {
         p: DMatrix::identity(n, n),
         rank: 0,
@@ -240,7 +245,12 @@ pub(crate) fn trivial(n: usize, m: usize, method: NullSpaceMethod, params: &Null
 
 /// Pseudo-inverse `Φ⁺ = U₂ Λ₂⁻¹ U₂ᵀ Φᵀ` from an eigendecomposition of `ΦᵀΦ`
 /// (`u` columns ordered ascending, the last `rank` ones kept).
-pub(crate) fn pinv_from_gram_eigen(phi_q: &DMatrix<f64>, u: &DMatrix<f64>, eig: &[f64], rank: usize) -> DMatrix<f64> {
+pub(crate) fn pinv_from_gram_eigen(
+    phi_q: &DMatrix<f64>,
+    u: &DMatrix<f64>,
+    eig: &[f64],
+    rank: usize,
+) -> DMatrix<f64> {
     let n = u.nrows();
     let u2 = u.columns(n - rank, rank);
     let mut scaled = u2.clone_owned();

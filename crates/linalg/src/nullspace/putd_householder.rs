@@ -12,8 +12,8 @@ use nalgebra::DMatrix;
 
 use super::coordinate_partitioning::gauss_jordan;
 use super::{NullSpace, NullSpaceMethod, NullSpaceParams, trivial, validate};
-use crate::dense::{as_faer, to_nalgebra};
 use crate::LinalgError;
+use crate::dense::{as_faer, to_nalgebra};
 
 /// `P = H D₂ᵀ` (eq 3.23).
 pub fn compute(phi_q: &DMatrix<f64>, params: &NullSpaceParams) -> Result<NullSpace, LinalgError> {
@@ -36,7 +36,9 @@ pub fn compute(phi_q: &DMatrix<f64>, params: &NullSpaceParams) -> Result<NullSpa
         let r1 = rr.view((0, 0), (r, r)).clone_owned();
         let q1t = h.columns(0, r).transpose();
         // Φ_r⁺ = Q₁ R₁⁻ᵀ  ⇔  (Φ_r⁺)ᵀ = R₁⁻¹ Q₁ᵀ
-        let xt = r1.solve_upper_triangular(&q1t).unwrap_or_else(|| DMatrix::zeros(r, n));
+        let xt = r1
+            .solve_upper_triangular(&q1t)
+            .unwrap_or_else(|| DMatrix::zeros(r, n));
         let mut s = DMatrix::zeros(n, m);
         for (k, &row) in rows.iter().enumerate() {
             s.column_mut(row).copy_from(&xt.row(k).transpose());

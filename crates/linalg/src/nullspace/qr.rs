@@ -8,8 +8,8 @@
 use nalgebra::DMatrix;
 
 use super::{NullSpace, NullSpaceMethod, NullSpaceParams, trivial, validate};
-use crate::dense::{as_faer, to_nalgebra};
 use crate::LinalgError;
+use crate::dense::{as_faer, to_nalgebra};
 
 /// `P = Q₂` (eq 3.36).
 pub fn compute(phi_q: &DMatrix<f64>, params: &NullSpaceParams) -> Result<NullSpace, LinalgError> {
@@ -22,7 +22,9 @@ pub fn compute(phi_q: &DMatrix<f64>, params: &NullSpaceParams) -> Result<NullSpa
     let rr = to_nalgebra(qr.R());
     let k = n.min(m);
     let r00 = rr[(0, 0)].abs();
-    let rank = (0..k).take_while(|&i| rr[(i, i)].abs() > params.rank_tol * r00).count();
+    let rank = (0..k)
+        .take_while(|&i| rr[(i, i)].abs() > params.rank_tol * r00)
+        .count();
     let q = to_nalgebra(qr.compute_Q().as_ref());
     let p = q.columns(rank, n - rank).clone_owned();
     let s = if params.compute_s {

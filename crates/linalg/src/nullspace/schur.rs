@@ -29,7 +29,13 @@ pub fn compute(phi_q: &DMatrix<f64>, params: &NullSpaceParams) -> Result<NullSpa
     order.sort_by(|&i, &j| t[i].total_cmp(&t[j]));
     let eig: Vec<f64> = order.iter().map(|&i| t[i]).collect();
     let u_sorted = DMatrix::from_fn(n, n, |i, k| u[(i, order[k])]);
-    Ok(from_sorted_eigen(phi_q, &u_sorted, &eig, NullSpaceMethod::Schur, params))
+    Ok(from_sorted_eigen(
+        phi_q,
+        &u_sorted,
+        &eig,
+        NullSpaceMethod::Schur,
+        params,
+    ))
 }
 
 /// Symmetric Schur decomposition `Uᵀ A U = diag(t)` by cyclic Jacobi rotations.
@@ -86,5 +92,7 @@ pub fn symmetric_schur(mut a: DMatrix<f64>) -> Result<(Vec<f64>, DMatrix<f64>), 
             }
         }
     }
-    Err(LinalgError::Decomposition("cyclic Jacobi (symmetric Schur) did not converge"))
+    Err(LinalgError::Decomposition(
+        "cyclic Jacobi (symmetric Schur) did not converge",
+    ))
 }

@@ -6,8 +6,8 @@
 use nalgebra::DMatrix;
 
 use super::{NullSpace, NullSpaceMethod, NullSpaceParams, trivial, validate};
-use crate::dense::{as_faer, to_nalgebra};
 use crate::LinalgError;
+use crate::dense::{as_faer, to_nalgebra};
 
 /// `P = W_i` (eq 3.28).
 pub fn compute(phi_q: &DMatrix<f64>, params: &NullSpaceParams) -> Result<NullSpace, LinalgError> {
@@ -17,7 +17,9 @@ pub fn compute(phi_q: &DMatrix<f64>, params: &NullSpaceParams) -> Result<NullSpa
         return Ok(trivial(n, m, NullSpaceMethod::Svd, params));
     }
     let t = as_faer(phi_q).transpose().to_owned();
-    let svd = t.svd().map_err(|_| LinalgError::Decomposition("SVD of Φ_qᵀ"))?;
+    let svd = t
+        .svd()
+        .map_err(|_| LinalgError::Decomposition("SVD of Φ_qᵀ"))?;
     let k = n.min(m);
     let sig: Vec<f64> = (0..k).map(|i| svd.S()[i]).collect();
     let smax = sig.iter().fold(0.0_f64, |a, &s| a.max(s));

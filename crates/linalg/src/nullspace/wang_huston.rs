@@ -12,12 +12,16 @@ use faer::Side;
 use nalgebra::DMatrix;
 
 use super::{NullSpace, NullSpaceMethod, NullSpaceParams, trivial, validate};
+use crate::LinalgError;
 use crate::dense::{as_faer, to_nalgebra};
 use crate::error::check_finite;
-use crate::LinalgError;
 
 /// `S` of eq 3.42 and `P` spanning the range of `I − S Φ_q`.
-pub fn compute(phi_q: &DMatrix<f64>, mass: &DMatrix<f64>, params: &NullSpaceParams) -> Result<NullSpace, LinalgError> {
+pub fn compute(
+    phi_q: &DMatrix<f64>,
+    mass: &DMatrix<f64>,
+    params: &NullSpaceParams,
+) -> Result<NullSpace, LinalgError> {
     validate(phi_q, params)?;
     check_finite("wang-huston mass", mass.as_slice())?;
     let (m, n) = phi_q.shape();
@@ -31,7 +35,10 @@ pub fn compute(phi_q: &DMatrix<f64>, mass: &DMatrix<f64>, params: &NullSpacePara
     if m == 0 || n == 0 || phi_q.amax() == 0.0 {
         return Ok(trivial(n, m, NullSpaceMethod::WangHuston, params));
     }
-    let chol = mass.clone().cholesky().ok_or(LinalgError::NotPositiveDefinite { index: 0 })?;
+    let chol = mass
+        .clone()
+        .cholesky()
+        .ok_or(LinalgError::NotPositiveDefinite { index: 0 })?;
     let minv_phit = chol.solve(&phi_q.transpose()); // n × m
     let mut g = phi_q * &minv_phit; // m × m
     g = (&g + g.transpose()) * 0.5;

@@ -8,8 +8,8 @@ use faer::Side;
 use nalgebra::DMatrix;
 
 use super::{NullSpace, NullSpaceMethod, NullSpaceParams, pinv_from_gram_eigen, trivial, validate};
-use crate::dense::{as_faer, to_nalgebra};
 use crate::LinalgError;
+use crate::dense::{as_faer, to_nalgebra};
 
 /// `P = Ψ¹` from the eigendecomposition of `Φ_qᵀΦ_q` (eq 3.15); `S = Φ_q⁺`.
 pub fn compute(phi_q: &DMatrix<f64>, params: &NullSpaceParams) -> Result<NullSpace, LinalgError> {
@@ -25,7 +25,13 @@ pub fn compute(phi_q: &DMatrix<f64>, params: &NullSpaceParams) -> Result<NullSpa
         .map_err(|_| LinalgError::Decomposition("self-adjoint eigendecomposition of Φ_qᵀΦ_q"))?;
     let eig: Vec<f64> = (0..n).map(|i| evd.S()[i]).collect();
     let u = to_nalgebra(evd.U());
-    Ok(from_sorted_eigen(phi_q, &u, &eig, NullSpaceMethod::ZeroEigen, params))
+    Ok(from_sorted_eigen(
+        phi_q,
+        &u,
+        &eig,
+        NullSpaceMethod::ZeroEigen,
+        params,
+    ))
 }
 
 /// Shared by the zero-eigenvalue and Schur methods: `eig` ascending, `u` the
@@ -45,7 +51,9 @@ pub(crate) fn from_sorted_eigen(
     }
     let rank = eig.iter().filter(|&&l| l > params.rank_tol * lmax).count();
     let p = u.columns(0, n - rank).clone_owned();
-    let s = params.compute_s.then(|| pinv_from_gram_eigen(phi_q, u, eig, rank));
+    let s = params
+        .compute_s
+        .then(|| pinv_from_gram_eigen(phi_q, u, eig, rank));
     NullSpace {
         p,
         rank,

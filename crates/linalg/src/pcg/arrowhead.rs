@@ -52,7 +52,7 @@ pub(crate) fn small_cholesky(a: &mut [f64], d: usize, ld: usize) -> Result<(), u
         for k in 0..j {
             s -= a[j + k * ld] * a[j + k * ld];
         }
-        if !(s > 0.0) || !s.is_finite() {
+        if s.is_nan() || s <= 0.0 || !s.is_finite() {
             return Err(j);
         }
         let ljj = s.sqrt();
@@ -97,12 +97,21 @@ pub(crate) fn small_chol_solve(l: &[f64], d: usize, ld: usize, x: &mut [f64]) {
 impl ArrowheadOperator {
     /// Builds the operator from the per-body mass blocks and, per joint, the
     /// per-body constraint blocks; factors every `M_j` (Chiou eq 6.5.1.2).
-    pub fn new(masses: &[DMatrix<f64>], joints: &[JointBlocks], epsilon: f64, rho: f64) -> Result<Self, LinalgError> {
+    pub fn new(
+        masses: &[DMatrix<f64>],
+        joints: &[JointBlocks],
+        epsilon: f64,
+        rho: f64,
+    ) -> Result<Self, LinalgError> {
         let nb = masses.len();
         let mut body_dim = Vec::with_capacity(nb);
         for m in masses {
             if m.nrows() != m.ncols() {
-                return Err(LinalgError::DimensionMismatch { what: "arrowhead mass block (square)", expected: m.nrows(), got: m.ncols() });
+                return Err(LinalgError::DimensionMismatch {
+                    what: "arrowhead mass block (square)",
+                    expected: m.nrows(),
+                    got: m.ncols(),
+                });
             }
             check_finite("arrowhead mass block", m.as_slice())?;
             body_dim.push(m.nrows());
@@ -126,7 +135,11 @@ impl ArrowheadOperator {
             let r = blocks.first().map(|(_, b)| b.nrows()).unwrap_or(0);
             for (body, b) in blocks {
                 if *body >= nb {
-                    return Err(LinalgError::DimensionMismatch { what: "arrowhead block body index", expected: nb, got: *body });
+                    return Err(LinalgError::DimensionMismatch {
+                        what: "arrowhead block body index",
+                        expected: nb,
+                        got: *body,
+                    });
                 }
                 check_len("arrowhead block rows", r, b.nrows())?;
                 check_len("arrowhead block cols", body_dim[*body], b.ncols())?;
@@ -236,14 +249,20 @@ impl ArrowheadOperator {
                 l[i + j * ld] = values[i + j * d];
             }
         }
-        small_cholesky(l, d, ld).map_err(|index| LinalgError::NotPositiveDefinite { index: self.body_off[body] + index })
+        small_cholesky(l, d, ld).map_err(|index| LinalgError::NotPositiveDefinite {
+            index: self.body_off[body] + index,
+        })
     }
 
     /// Replaces the `k`-th block of joint `i` (column-major `r_i × d_j`).
     pub fn set_block(&mut self, joint: usize, k: usize, values: &[f64]) -> Result<(), LinalgError> {
         let e = self.joint_ptr[joint] + k;
         if e >= self.joint_ptr[joint + 1] {
-            return Err(LinalgError::DimensionMismatch { what: "arrowhead block index", expected: self.joint_ptr[joint + 1] - self.joint_ptr[joint], got: k });
+            return Err(LinalgError::DimensionMismatch {
+                what: "arrowhead block index",
+                expected: self.joint_ptr[joint + 1] - self.joint_ptr[joint],
+                got: k,
+            });
         }
         let len = self.joint_dim[joint] * self.body_dim[self.entry_body[e]];
         check_len("arrowhead block values", len, values.len())?;
@@ -298,7 +317,15 @@ impl ArrowheadOperator {
     }
 
     /// Joint kernel: `y_i = α x_i + β Σ_j B_(i,j) t_j` (padded `t`).
-    fn joint_kernel(&self, i: usize, alpha: f64, x: Option<&[f64]>, beta: f64, t: &[f64], yi: &mut [f64]) {
+    fn joint_kernel(
+        &self,
+        i: usize,
+        alpha: f64,
+        x: Option<&[f64]>,
+        beta: f64,
+        t: &[f64],
+        yi: &mut [f64],
+    ) {
         let r = self.joint_dim[i];
         yi.iter_mut().for_each(|v| *v = 0.0);
         for e in self.joint_ptr[i]..self.joint_ptr[i + 1] {
@@ -324,10 +351,20 @@ impl ArrowheadOperator {
         }
     }
 
-    pub(crate) fn body_phase(&self, x: &[f64], c: Option<&[f64]>, sign: f64, t: &mut [f64], par: Par) {
+    pub(crate) fn body_phase(
+        &self,
+        x: &[f64],
+        c: Option<&[f64]>,
+        sign: f64,
+        t: &mut [f64],
+        par: Par,
+    ) {
         let dmax = self.dmax;
         match par {
-            Par::Seq => t.chunks_mut(dmax).enumerate().for_each(|(j, tj)| self.body_kernel(j, x, c, sign, tj)),
+            Par::Seq => t
+                .chunks_mut(dmax)
+                .enumerate()
+                .for_each(|(j, tj)| self.body_kernel(j, x, c, sign, tj)),
             Par::Rayon => t
                 .par_chunks_mut(dmax)
                 .with_min_len(MIN_LEN)
@@ -336,10 +373,21 @@ impl ArrowheadOperator {
         }
     }
 
-    pub(crate) fn joint_phase(&self, alpha: f64, x: Option<&[f64]>, beta: f64, t: &[f64], y: &mut [f64], par: Par) {
+    pub(crate) fn joint_phase(
+        &self,
+        alpha: f64,
+        x: Option<&[f64]>,
+        beta: f64,
+        t: &[f64],
+        y: &mut [f64],
+        par: Par,
+    ) {
         let rmax = self.rmax;
         match par {
-            Par::Seq => y.chunks_mut(rmax).enumerate().for_each(|(i, yi)| self.joint_kernel(i, alpha, x, beta, t, yi)),
+            Par::Seq => y
+                .chunks_mut(rmax)
+                .enumerate()
+                .for_each(|(i, yi)| self.joint_kernel(i, alpha, x, beta, t, yi)),
             Par::Rayon => y
                 .par_chunks_mut(rmax)
                 .with_min_len(MIN_LEN)
@@ -360,7 +408,9 @@ impl ArrowheadOperator {
             let r = self.joint_dim[i];
             let o = self.joint_off[i];
             dst[i * self.rmax..i * self.rmax + r].copy_from_slice(&src[o..o + r]);
-            dst[i * self.rmax + r..(i + 1) * self.rmax].iter_mut().for_each(|v| *v = 0.0);
+            dst[i * self.rmax + r..(i + 1) * self.rmax]
+                .iter_mut()
+                .for_each(|v| *v = 0.0);
         }
     }
 
@@ -404,7 +454,8 @@ impl ArrowheadOperator {
             let d = self.body_dim[j];
             let l = DMatrix::from_fn(d, d, |r, c| self.chol(j)[r + c * self.dmax]);
             let mj = &l * l.transpose();
-            m.view_mut((self.body_off[j], self.body_off[j]), (d, d)).copy_from(&mj);
+            m.view_mut((self.body_off[j], self.body_off[j]), (d, d))
+                .copy_from(&mj);
         }
         m
     }
@@ -413,7 +464,11 @@ impl ArrowheadOperator {
     /// forms it).
     pub fn dense_schur(&self) -> DMatrix<f64> {
         let b = self.dense_b();
-        let minv_bt = self.dense_mass().cholesky().map(|c| c.solve(&b.transpose())).unwrap_or_else(|| DMatrix::zeros(self.n(), self.m()));
+        let minv_bt = self
+            .dense_mass()
+            .cholesky()
+            .map(|c| c.solve(&b.transpose()))
+            .unwrap_or_else(|| DMatrix::zeros(self.n(), self.m()));
         let mut s = &b * minv_bt * (self.rho * self.rho);
         for i in 0..self.m() {
             s[(i, i)] += self.epsilon;

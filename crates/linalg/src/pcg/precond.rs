@@ -45,7 +45,11 @@ impl PrecondData {
         let mut data = Self {
             kind,
             inv_diag: vec![0.0; op.padded_m()],
-            blocks: if kind == Preconditioner::Scaled { vec![0.0; op.num_joints() * op.rmax * op.rmax] } else { Vec::new() },
+            blocks: if kind == Preconditioner::Scaled {
+                vec![0.0; op.num_joints() * op.rmax * op.rmax]
+            } else {
+                Vec::new()
+            },
             fallbacks: 0,
         };
         data.refresh(op);
@@ -102,7 +106,8 @@ impl PrecondData {
                         let v = if a == c {
                             1.0
                         } else {
-                            -mstar[a + c * rmax] * (self.inv_diag[i * rmax + a] * self.inv_diag[i * rmax + c]).sqrt()
+                            -mstar[a + c * rmax]
+                                * (self.inv_diag[i * rmax + a] * self.inv_diag[i * rmax + c]).sqrt()
                         };
                         work[a + c * rmax] = v;
                     }
@@ -156,7 +161,10 @@ impl PrecondData {
     /// `z = P r` on padded joint vectors.
     pub(crate) fn apply(&self, rmax: usize, r: &[f64], z: &mut [f64], par: Par) {
         match par {
-            Par::Seq => z.chunks_mut(rmax).enumerate().for_each(|(i, zi)| self.apply_joint(i, rmax, r, zi)),
+            Par::Seq => z
+                .chunks_mut(rmax)
+                .enumerate()
+                .for_each(|(i, zi)| self.apply_joint(i, rmax, r, zi)),
             Par::Rayon => z
                 .par_chunks_mut(rmax)
                 .with_min_len(64)

@@ -128,8 +128,14 @@ impl PcgSolver {
             s
         };
         match par {
-            Par::Seq => partials.iter_mut().enumerate().for_each(|(k, p)| *p = chunk(k)),
-            Par::Rayon => partials.par_iter_mut().enumerate().for_each(|(k, p)| *p = chunk(k)),
+            Par::Seq => partials
+                .iter_mut()
+                .enumerate()
+                .for_each(|(k, p)| *p = chunk(k)),
+            Par::Rayon => partials
+                .par_iter_mut()
+                .enumerate()
+                .for_each(|(k, p)| *p = chunk(k)),
         }
         partials.iter().sum()
     }
@@ -140,7 +146,8 @@ impl PcgSolver {
         check_len("PcgSolver::apply x", m, x.len())?;
         check_len("PcgSolver::apply y", m, y.len())?;
         self.op.pad_joint(x, &mut self.x);
-        self.op.apply_padded(&self.x, &mut self.q, &mut self.t, self.params.par);
+        self.op
+            .apply_padded(&self.x, &mut self.q, &mut self.t, self.params.par);
         self.op.unpad_joint(&self.q, y);
         Ok(())
     }
@@ -154,22 +161,36 @@ impl PcgSolver {
         check_finite("schur_rhs c", c)?;
         check_finite("schur_rhs d", d)?;
         self.z.iter_mut().for_each(|v| *v = 0.0);
-        self.op.body_phase(&self.z, Some(c), 1.0, &mut self.t, self.params.par);
+        self.op
+            .body_phase(&self.z, Some(c), 1.0, &mut self.t, self.params.par);
         self.op.pad_joint(d, &mut self.x);
         let rho2 = self.op.rho * self.op.rho;
-        self.op.joint_phase(-rho2, Some(&self.x), rho2, &self.t, &mut self.q, self.params.par);
+        self.op.joint_phase(
+            -rho2,
+            Some(&self.x),
+            rho2,
+            &self.t,
+            &mut self.q,
+            self.params.par,
+        );
         self.op.unpad_joint(&self.q, b);
         Ok(())
     }
 
     /// Accelerations of eq 6.2.6: `ü_j = M_j⁻¹ (c_j − Σ_i B_(j,i) λ_i)`.
-    pub fn accelerations(&mut self, lambda: &[f64], c: &[f64], udd: &mut [f64]) -> Result<(), LinalgError> {
+    pub fn accelerations(
+        &mut self,
+        lambda: &[f64],
+        c: &[f64],
+        udd: &mut [f64],
+    ) -> Result<(), LinalgError> {
         let (n, m) = (self.op.n(), self.op.m());
         check_len("accelerations lambda", m, lambda.len())?;
         check_len("accelerations c", n, c.len())?;
         check_len("accelerations udd", n, udd.len())?;
         self.op.pad_joint(lambda, &mut self.x);
-        self.op.body_phase(&self.x, Some(c), -1.0, &mut self.t, self.params.par);
+        self.op
+            .body_phase(&self.x, Some(c), -1.0, &mut self.t, self.params.par);
         self.op.unpad_body(&self.t, udd);
         Ok(())
     }
@@ -194,7 +215,10 @@ impl PcgSolver {
         let bnorm = Self::dot(&mut self.partials, &self.b, &self.b, par).sqrt();
         if bnorm == 0.0 {
             x.iter_mut().for_each(|v| *v = 0.0);
-            return Ok(PcgInfo { iterations: 0, relative_residual: 0.0 });
+            return Ok(PcgInfo {
+                iterations: 0,
+                relative_residual: 0.0,
+            });
         }
         let tol = self.params.tol;
         // r₀ = b − M* x₀ (eq 6.4.1)
@@ -222,7 +246,7 @@ impl PcgSolver {
             // q = M* p (eq 6.4.7), α = rᵀz / pᵀq (eq 6.4.3)
             self.op.apply_padded(&self.p, &mut self.q, &mut self.t, par);
             let pq = Self::dot(&mut self.partials, &self.p, &self.q, par);
-            if !(pq > 0.0) || !pq.is_finite() {
+            if pq.is_nan() || pq <= 0.0 || !pq.is_finite() {
                 self.op.unpad_joint(&self.x, x);
                 return Err(LinalgError::NotPositiveDefinite { index: it });
             }
@@ -246,9 +270,16 @@ impl PcgSolver {
         self.op.unpad_joint(&self.x, x);
         let rel = rnorm / bnorm;
         if rel <= tol {
-            Ok(PcgInfo { iterations: it, relative_residual: rel })
+            Ok(PcgInfo {
+                iterations: it,
+                relative_residual: rel,
+            })
         } else {
-            Err(LinalgError::NotConverged { iterations: it, residual: rel, tol })
+            Err(LinalgError::NotConverged {
+                iterations: it,
+                residual: rel,
+                tol,
+            })
         }
     }
 

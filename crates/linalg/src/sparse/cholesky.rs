@@ -5,7 +5,8 @@
 use faer::linalg::cholesky::llt::factor::{LltError, LltRegularization};
 use faer::sparse::SparseColMatRef;
 use faer::sparse::linalg::cholesky::{
-    CholeskySymbolicParams, LltRef, SymbolicCholesky, SymmetricOrdering, factorize_symbolic_cholesky,
+    CholeskySymbolicParams, LltRef, SymbolicCholesky, SymmetricOrdering,
+    factorize_symbolic_cholesky,
 };
 use faer::{Conj, MatMut, Side};
 
@@ -59,8 +60,13 @@ impl SparseCholesky {
             SparseOrdering::Amd => SymmetricOrdering::Amd,
             SparseOrdering::Identity => SymmetricOrdering::Identity,
         };
-        let symbolic = factorize_symbolic_cholesky(pattern.symbolic(), Side::Lower, ord, CholeskySymbolicParams::default())
-            .map_err(|_| LinalgError::Decomposition("symbolic sparse Cholesky"))?;
+        let symbolic = factorize_symbolic_cholesky(
+            pattern.symbolic(),
+            Side::Lower,
+            ord,
+            CholeskySymbolicParams::default(),
+        )
+        .map_err(|_| LinalgError::Decomposition("symbolic sparse Cholesky"))?;
         let par = faer::Par::Seq;
         let req = symbolic
             .factorize_numeric_llt_scratch::<f64>(par, Default::default())

@@ -24,7 +24,11 @@ pub struct SparsePattern {
 
 impl SparsePattern {
     /// A general `nrows × ncols` pattern; every entry is kept.
-    pub fn new(nrows: usize, ncols: usize, entries: &[(usize, usize)]) -> Result<Self, LinalgError> {
+    pub fn new(
+        nrows: usize,
+        ncols: usize,
+        entries: &[(usize, usize)],
+    ) -> Result<Self, LinalgError> {
         Self::build(nrows, ncols, entries, false)
     }
 
@@ -37,10 +41,20 @@ impl SparsePattern {
         Self::build(n, n, entries, true)
     }
 
-    fn build(nrows: usize, ncols: usize, entries: &[(usize, usize)], lower: bool) -> Result<Self, LinalgError> {
+    fn build(
+        nrows: usize,
+        ncols: usize,
+        entries: &[(usize, usize)],
+        lower: bool,
+    ) -> Result<Self, LinalgError> {
         for &(row, col) in entries {
             if row >= nrows || col >= ncols {
-                return Err(LinalgError::InvalidPattern { row, col, nrows, ncols });
+                return Err(LinalgError::InvalidPattern {
+                    row,
+                    col,
+                    nrows,
+                    ncols,
+                });
             }
         }
         // (col, row, input index or IGNORED for added diagonals)
@@ -128,7 +142,13 @@ impl SparsePattern {
 
     /// The faer symbolic view.
     pub fn symbolic(&self) -> SymbolicSparseColMatRef<'_, usize> {
-        SymbolicSparseColMatRef::new_checked(self.nrows, self.ncols, &self.col_ptr, None, &self.row_idx)
+        SymbolicSparseColMatRef::new_checked(
+            self.nrows,
+            self.ncols,
+            &self.col_ptr,
+            None,
+            &self.row_idx,
+        )
     }
 
     /// Scatters pattern-order `values` into the CSC array `csc` (length

@@ -16,7 +16,9 @@ pub fn random_orthogonal(rng: &mut SplitMix64, n: usize) -> DMatrix<f64> {
 /// SPD with eigenvalues in [0.1, 10].
 pub fn random_spd(rng: &mut SplitMix64, n: usize) -> DMatrix<f64> {
     let q = random_orthogonal(rng, n);
-    let d = DMatrix::from_diagonal(&nalgebra::DVector::from_fn(n, |_, _| 10f64.powf(rng.uniform(-1.0, 1.0))));
+    let d = DMatrix::from_diagonal(&nalgebra::DVector::from_fn(n, |_, _| {
+        10f64.powf(rng.uniform(-1.0, 1.0))
+    }));
     let a = &q * d * q.transpose();
     (&a + a.transpose()) * 0.5
 }
@@ -36,7 +38,12 @@ pub fn rank_deficient(rng: &mut SplitMix64, m: usize, n: usize, r: usize) -> DMa
 }
 
 /// As [`rank_deficient`], also returning the `r` independent rows it mixes.
-pub fn rank_deficient_with_base(rng: &mut SplitMix64, m: usize, n: usize, r: usize) -> (DMatrix<f64>, DMatrix<f64>) {
+pub fn rank_deficient_with_base(
+    rng: &mut SplitMix64,
+    m: usize,
+    n: usize,
+    r: usize,
+) -> (DMatrix<f64>, DMatrix<f64>) {
     let base = full_row_rank(rng, r, n);
     let mut c = DMatrix::zeros(m, r);
     for i in 0..r {

@@ -187,26 +187,29 @@ fn compact_number_arrays(json: &str) -> String {
             in_string = true;
             continue;
         }
-        if c == '[' {
-            if let Some(close) = rest.find(']') {
-                let inner = &rest[1..close];
-                let numeric = inner
-                    .chars()
-                    .all(|ch| ch.is_ascii_digit() || "+-.eE,".contains(ch) || ch.is_whitespace());
-                if numeric && inner.chars().any(|ch| ch.is_ascii_digit()) {
-                    out.push('[');
-                    let items: Vec<&str> = inner.split(',').map(str::trim).collect();
-                    out.push_str(&items.join(", "));
-                    out.push(']');
-                    rest = &rest[close + 1..];
-                    continue;
-                }
-            }
+        if c == '['
+            && let Some(close) = rest.find(']')
+            && is_number_list(&rest[1..close])
+        {
+            let items: Vec<&str> = rest[1..close].split(',').map(str::trim).collect();
+            out.push('[');
+            out.push_str(&items.join(", "));
+            out.push(']');
+            rest = &rest[close + 1..];
+            continue;
         }
         out.push(c);
         rest = &rest[c.len_utf8()..];
     }
     out
+}
+
+/// Whether the inside of a JSON array holds only numbers (at least one).
+fn is_number_list(inner: &str) -> bool {
+    inner.chars().any(|ch| ch.is_ascii_digit())
+        && inner
+            .chars()
+            .all(|ch| ch.is_ascii_digit() || "+-.eE,".contains(ch) || ch.is_whitespace())
 }
 
 fn format_of(path: &Path) -> Result<FileFormat, ModelError> {

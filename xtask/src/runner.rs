@@ -1,0 +1,287 @@
+//! Running cases through the `mbs` facade and turning trajectories into table cells.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use mbs::model::{BodyRef, Model};
+use mbs::plot::LineChart;
+use mbs::{Error, IntegratorChoice, Method, Sampling, Simulation, Trajectory};
+use nalgebra::Vector3;
+
+use crate::report::{NOT_IMPLEMENTED, Plot, Suite};
+
+/// The outcome of one run.
+#[derive(Debug)]
+pub enum Run {
+    Done(Trajectory),
+    Failed(String, Trajectory),
+    NotImplemented(String),
+    Error(String),
+}
+
+impl Run {
+    pub fn traj(&self) -> Option<&Trajectory> {
+        match self {
+            Run::Done(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// A cell: `f` of the trajectory, or why there is none.
+    pub fn cell(&self, f: impl Fn(&Trajectory) -> String) -> String {
+        match self {
+            Run::Done(t) => f(t),
+            Run::Failed(m, _) => format!("failed: {m}"),
+            Run::NotImplemented(_) => NOT_IMPLEMENTED.into(),
+            Run::Error(m) => format!("error: {m}"),
+        }
+    }
+
+    pub fn is_not_implemented(&self) -> bool {
+        matches!(self, Run::NotImplemented(_))
+    }
+}
+
+/// Shared state of a benchmark session.
+#[derive(Debug)]
+pub struct Ctx {
+    pub quick: bool,
+    pub dir: PathBuf,
+    /// Runs that could not be set up (a bug of the suite, not of a method).
+    pub errors: Vec<String>,
+    models: HashMap<String, Model>,
+}
+
+impl Ctx {
+    pub fn new(quick: bool, dir: PathBuf) -> Self {
+        Self {
+            quick,
+            dir,
+            errors: Vec::new(),
+            models: HashMap::new(),
+        }
+    }
+
+    /// A built-in model (cached).
+    pub fn model(&mut self, name: &str) -> Result<Model, String> {
+        if let Some(m) = self.models.get(name) {
+            return Ok(m.clone());
+        }
+        let m = mbs::builtin(name).map_err(|e| e.to_string())?;
+        self.models.insert(name.into(), m.clone());
+        Ok(m)
+    }
+
+    /// `full` normally, `quick` in quick mode.
+    pub fn pick<T>(&self, full: T, quick: T) -> T {
+        if self.quick { quick } else { full }
+    }
+
+    /// Runs `method` on `model` (a model value) and reports progress on stderr.
+    pub fn run_model(
+        &mut self,
+        model: &Model,
+        method: &str,
+        integrator: IntegratorChoice,
+        t_end: f64,
+        sampling: Sampling,
+    ) -> Run {
+        let method: Method = match method.parse() {
+            Ok(m) => m,
+            Err(e) => return Run::Error(e.to_string()),
+        };
+        let label = format!(
+            "{} / {method} / {integrator} / t_end = {t_end}",
+            model.name()
+        );
+        let sim = Simulation::new(model.clone())
+            .method(method)
+            .integrator(integrator)
+            .t_end(t_end)
+            .sampling(sampling);
+        let start = Instant::now();
+        let r = match sim.run() {
+            Ok(t) => Run::Done(t),
+            Err(Error::SimulationFailed(f)) => Run::Failed(f.error.to_string(), f.trajectory),
+            Err(e @ Error::NotImplemented { .. }) => Run::NotImplemented(e.to_string()),
+            Err(e) => Run::Error(e.to_string()),
+        };
+        let what = match &r {
+            Run::Done(_) => "ok".to_string(),
+            Run::Failed(m, _) => format!("FAILED ({m})"),
+            Run::NotImplemented(_) => NOT_IMPLEMENTED.to_string(),
+            Run::Error(m) => {
+                self.errors.push(format!("{label}: {m}"));
+                format!("ERROR ({m})")
+            }
+        };
+        eprintln!("  {label}: {what} [{:.2} s]", start.elapsed().as_secs_f64());
+        r
+    }
+
+    /// Runs `method` on the built-in `model`.
+    pub fn run(
+        &mut self,
+        model: &str,
+        method: &str,
+        integrator: IntegratorChoice,
+        t_end: f64,
+        sampling: Sampling,
+    ) -> Run {
+        match self.model(model) {
+            Ok(m) => self.run_model(&m, method, integrator, t_end, sampling),
+            Err(e) => {
+                self.errors.push(format!("{model}: {e}"));
+                Run::Error(e)
+            }
+        }
+    }
+
+    /// Writes a chart as PNG and SVG under `plots/` and lists it in the suite (only if
+    /// it has data).
+    pub fn plot(&self, suite: &mut Suite, stem: &str, chart: LineChart) {
+        if chart
+            .series
+            .iter()
+            .all(|s| s.y.iter().all(|v| !v.is_finite()))
+        {
+            return;
+        }
+        let dir = self.dir.join("plots");
+        match chart.write_png_svg(&dir, stem) {
+            Ok(_) => suite.plots.push(Plot {
+                title: chart.title.clone(),
+                png: format!("plots/{stem}.png"),
+                svg: format!("plots/{stem}.svg"),
+            }),
+            Err(e) => suite
+                .notes
+                .push(format!("plot `{stem}` could not be written: {e}")),
+        }
+    }
+}
+
+/// Position and velocity of a marker over a trajectory.
+pub fn marker_track(
+    model: &Model,
+    traj: &Trajectory,
+    marker: &str,
+) -> Option<(Vec<Vector3<f64>>, Vec<Vector3<f64>>)> {
+    let id = model.marker_by_name(marker)?;
+    let mk = model.marker(id);
+    let BodyRef::Body(b) = mk.body else {
+        return None;
+    };
+    let mut pos = Vec::with_capacity(traj.len());
+    let mut vel = Vec::with_capacity(traj.len());
+    for k in 0..traj.len() {
+        let a = mbs::kinematics::euler_params::rotation(&traj.euler_params(k, b.0));
+        let s = a * mk.position;
+        pos.push(traj.position(k, b.0) + s);
+        vel.push(traj.velocity(k, b.0) + traj.omega(k, b.0).cross(&s));
+    }
+    Some((pos, vel))
+}
+
+/// Rotation angle about the global z axis of each body over time (planar mechanisms).
+pub fn planar_angles(traj: &Trajectory, body: usize) -> Vec<f64> {
+    let mut out: Vec<f64> = (0..traj.len())
+        .map(|k| {
+            let p = traj.euler_params(k, body);
+            2.0 * p[3].atan2(p[0])
+        })
+        .collect();
+    // unwrap
+    for k in 1..out.len() {
+        while out[k] - out[k - 1] > std::f64::consts::PI {
+            out[k] -= 2.0 * std::f64::consts::PI;
+        }
+        while out[k] - out[k - 1] < -std::f64::consts::PI {
+            out[k] += 2.0 * std::f64::consts::PI;
+        }
+    }
+    out
+}
+
+/// Drift of an error history: compares the largest |error| over the first half with the
+/// largest over the whole run (ratio ≈ 1 bounded, ≈ 2 linear, ≈ 4 quadratic).
+pub fn drift_type(err: &[f64], floor: f64) -> &'static str {
+    let n = err.len();
+    if n < 4 {
+        return "—";
+    }
+    let m = |s: &[f64]| {
+        s.iter()
+            .filter(|v| v.is_finite())
+            .fold(0.0f64, |a, v| a.max(v.abs()))
+    };
+    let (half, all) = (m(&err[..n / 2]), m(err));
+    if all <= floor {
+        return "none";
+    }
+    let r = all / half.max(floor);
+    if r < 1.4 {
+        "none (bounded)"
+    } else if r < 2.8 {
+        "linear"
+    } else {
+        "quadratic"
+    }
+}
+
+pub fn sci(v: f64) -> String {
+    if v.is_finite() {
+        format!("{v:.2e}")
+    } else {
+        "n/a".into()
+    }
+}
+
+pub fn fixed(v: f64, digits: usize) -> String {
+    if v.is_finite() {
+        format!("{v:.digits$}")
+    } else {
+        "n/a".into()
+    }
+}
+
+/// Least-squares slope of log(y) against log(x) (scaling exponent).
+pub fn loglog_slope(x: &[f64], y: &[f64]) -> f64 {
+    let pts: Vec<(f64, f64)> = x
+        .iter()
+        .zip(y)
+        .filter(|(a, b)| **a > 0.0 && **b > 0.0 && b.is_finite())
+        .map(|(a, b)| (a.ln(), b.ln()))
+        .collect();
+    let n = pts.len() as f64;
+    if pts.len() < 2 {
+        return f64::NAN;
+    }
+    let (sx, sy) = pts.iter().fold((0.0, 0.0), |(a, b), p| (a + p.0, b + p.1));
+    let (mx, my) = (sx / n, sy / n);
+    let (num, den) = pts.iter().fold((0.0, 0.0), |(a, b), p| {
+        (a + (p.0 - mx) * (p.1 - my), b + (p.0 - mx).powi(2))
+    });
+    num / den
+}
+
+/// Trajectory-level summary cells used by several suites.
+pub fn summary_json(r: &Run) -> serde_json::Value {
+    match r {
+        Run::Done(t) | Run::Failed(_, t) => serde_json::json!({
+            "status": if matches!(r, Run::Done(_)) { "ok" } else { "failed" },
+            "method": t.method,
+            "integrator": t.integrator,
+            "wall_time_s": t.wall_time,
+            "stats": t.stats,
+            "max_phi": t.max_phi(),
+            "max_phi_dot": t.max_phi_dot(),
+            "max_phi_ddot": t.max_phi_ddot(),
+            "energy_drift": t.energy_drift(),
+            "failure": t.failure,
+        }),
+        Run::NotImplemented(m) => serde_json::json!({"status": "not_implemented", "message": m}),
+        Run::Error(m) => serde_json::json!({"status": "error", "message": m}),
+    }
+}

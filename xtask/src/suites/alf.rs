@@ -1,0 +1,480 @@
+//! Suite `alf`: Bayo & Ledesma (1996), seeds/002 — Tables 1 and 2, the two four-bar
+//! linkages, the five-link chain and Andrew's squeezing mechanism.
+
+use mbs::IntegratorChoice::{Midpoint, Trapezoidal};
+use mbs::Sampling;
+use mbs::plot::{LineChart, Series};
+
+use crate::report::{Suite, Table};
+use crate::runner::{Ctx, drift_type, fixed, marker_track, planar_angles, sci, summary_json};
+
+pub fn run(ctx: &mut Ctx) -> Suite {
+    let mut s = Suite::new(
+        "alf",
+        "Bayo & Ledesma 1996 — ALF, mass-orthogonal projections, ALF-INDEX3",
+    );
+    table1(ctx, &mut s);
+    table2(ctx, &mut s);
+    four_bars(ctx, &mut s);
+    five_link(ctx, &mut s);
+    andrews(ctx, &mut s);
+    s.settle_status();
+    s
+}
+
+/// Table 1: double pendulum, midpoint rule h = 0.001, 20 s, ALF-INDEX1 without and with
+/// projections every 100, 10, 1 steps.
+fn table1(ctx: &mut Ctx, s: &mut Suite) {
+    let t_end = ctx.pick(20.0, 4.0);
+    let rows = [
+        ("Standard A.L.F. (no projection)", 0, "—", "0.0377 %"),
+        ("Projecting every 100 steps", 100, "1.9 %", "0.0287 %"),
+        ("Projecting every 10 steps", 10, "8.5 %", "0.0039 %"),
+        ("Projecting every step", 1, "23.40 %", "0.0004 %"),
+    ];
+    let mut t = Table::new(
+        "alf_table1",
+        &format!(
+            "Table 1 — double pendulum, midpoint rule h = 0.001, {t_end} s, ALF-INDEX1 (α = 1e7, μ = 1, Ω = 10)"
+        ),
+        &[
+            "method",
+            "paper: CPU increase",
+            "ours: CPU increase",
+            "paper: max energy error (% of max T)",
+            "ours: max energy error (% of max T)",
+            "ours: max ‖Φ‖",
+            "ours: max ‖Φ̇‖",
+            "ours: wall time [s]",
+        ],
+    );
+    let mut runs = Vec::new();
+    for (label, every, _, _) in rows {
+        let method = format!("alf-index1:every={every}");
+        let r = ctx.run(
+            "double-pendulum",
+            &method,
+            Midpoint { h: 1e-3 },
+            t_end,
+            Sampling::Every(0.01),
+        );
+        runs.push((label, every, r));
+    }
+    let base = runs[0].2.traj().map(|t| t.wall_time);
+    let mut data = Vec::new();
+    let mut energy = LineChart::new(
+        "Table 1 / Fig 1 — double pendulum: energy error",
+        "t [s]",
+        "E(t) − E(0) [J]",
+    );
+    let mut cons = LineChart::new("Fig 2 — double pendulum: ‖Φ‖", "t [s]", "‖Φ‖ (log scale)").log();
+    for ((label, every, r), (_, _, paper_cpu, paper_err)) in runs.iter().zip(rows) {
+        let cpu = r.cell(|tr| match base {
+            Some(b) if *every > 0 => format!("{:.1} %", 100.0 * (tr.wall_time / b - 1.0)),
+            _ => "—".into(),
+        });
+        t.row(vec![
+            label.to_string(),
+            paper_cpu.into(),
+            cpu,
+            paper_err.into(),
+            r.cell(|tr| format!("{:.4} %", tr.energy_error_percent_of_max_kinetic())),
+            r.cell(|tr| sci(tr.max_phi())),
+            r.cell(|tr| sci(tr.max_phi_dot())),
+            r.cell(|tr| fixed(tr.wall_time, 3)),
+        ]);
+        if let Some(tr) = r.traj() {
+            energy = energy.with(Series::new(*label, tr.t.clone(), tr.energy_error()));
+            cons = cons.with(Series::new(*label, tr.t.clone(), tr.phi_norm.clone()));
+        }
+        data.push(summary_json(r));
+    }
+    t.note("CPU increase is relative to the run without projections, as in the paper.");
+    if ctx.quick {
+        t.note(format!("quick mode: {t_end} s instead of 20 s."));
+    }
+    s.tables.push(t);
+    s.set("table1", serde_json::Value::Array(data));
+    ctx.plot(s, "alf_table1_energy", energy);
+    ctx.plot(s, "alf_table1_phi", cons);
+}
+
+/// Table 2: Cartesian pendulum, trapezoidal rule h = 0.01, 1000 time units.
+fn table2(ctx: &mut Ctx, s: &mut Suite) {
+    let t_end = ctx.pick(1000.0, 100.0);
+    let rows = [
+        (
+            "Lagrange, no stabilization",
+            "lagrange",
+            "2.4e0",
+            "2.5",
+            "quadratic",
+            "linear",
+            "380",
+        ),
+        (
+            "ALF μ = 1, Ω = 10",
+            "alf:mu=1:omega=10",
+            "9.0e-3",
+            "5.0e-6",
+            "linear",
+            "none",
+            "314",
+        ),
+        (
+            "ALF-INDEX1",
+            "alf-index1",
+            "3.0e-4",
+            "~1e-14",
+            "linear",
+            "none",
+            "391",
+        ),
+        (
+            "ALF-INDEX3",
+            "alf-index3",
+            "3.0e-4",
+            "~1e-14",
+            "linear",
+            "none",
+            "211",
+        ),
+    ];
+    let mut t = Table::new(
+        "alf_table2",
+        &format!("Table 2 — Cartesian pendulum, trapezoidal rule h = 0.01, {t_end} time units"),
+        &[
+            "method",
+            "paper ΔE",
+            "ours ΔE",
+            "paper ΔL",
+            "ours ΔL",
+            "paper drift ΔE",
+            "ours drift ΔE",
+            "paper drift ΔL",
+            "ours drift ΔL",
+            "paper CPU [s] (SPARC I)",
+            "ours wall [s]",
+        ],
+    );
+    let mut chart = LineChart::new(
+        "Table 2 — Cartesian pendulum: |E − E₀|",
+        "t",
+        "|ΔE| (log scale)",
+    )
+    .log();
+    let mut data = Vec::new();
+    for (label, method, pe, pl, pde, pdl, pcpu) in rows {
+        let r = ctx.run(
+            "cartesian-pendulum",
+            method,
+            Trapezoidal { h: 0.01 },
+            t_end,
+            Sampling::Every(t_end / 1000.0),
+        );
+        // ΔL: distance of the bob from the pivot minus 1
+        let dl = |tr: &mbs::Trajectory| -> Vec<f64> {
+            (0..tr.len())
+                .map(|k| tr.position(k, 0).norm() - 1.0)
+                .collect()
+        };
+        t.row(vec![
+            label.into(),
+            pe.into(),
+            r.cell(|tr| sci(tr.energy_error().last().copied().unwrap_or(f64::NAN).abs())),
+            pl.into(),
+            r.cell(|tr| sci(dl(tr).last().copied().unwrap_or(f64::NAN).abs())),
+            pde.into(),
+            r.cell(|tr| drift_type(&tr.energy_error(), 1e-12).into()),
+            pdl.into(),
+            r.cell(|tr| drift_type(&dl(tr), 1e-12).into()),
+            pcpu.into(),
+            r.cell(|tr| fixed(tr.wall_time, 3)),
+        ]);
+        if let Some(tr) = r.traj() {
+            chart = chart.with(Series::new(
+                label,
+                tr.t.clone(),
+                tr.energy_error().iter().map(|e| e.abs()).collect(),
+            ));
+        }
+        data.push(summary_json(&r));
+    }
+    t.note("ΔE and ΔL are the absolute errors at the end; the drift type compares the largest error over the first half of the run with the largest over the whole run.");
+    if ctx.quick {
+        t.note(format!("quick mode: {t_end} time units instead of 1000."));
+    }
+    s.tables.push(t);
+    s.set("table2", serde_json::Value::Array(data));
+    ctx.plot(s, "alf_table2_energy", chart);
+}
+
+/// Two four-bar linkages through the singular position, ALF-INDEX3, trapezoidal h = 0.025.
+fn four_bars(ctx: &mut Ctx, s: &mut Suite) {
+    let t_end = ctx.pick(10.0, 10.0);
+    let r = ctx.run(
+        "two-four-bars",
+        "alf-index3",
+        Trapezoidal { h: 0.025 },
+        t_end,
+        Sampling::Every(0.025),
+    );
+    let model = ctx.model("two-four-bars").ok();
+    let mut t = Table::new(
+        "alf_four_bars",
+        "Fig 4 — two four-bar linkages, ALF-INDEX3 (α = 1e7), trapezoidal h = 0.025, 10 s",
+        &["quantity", "paper", "ours"],
+    );
+    let track = |tr: &mbs::Trajectory| model.as_ref().and_then(|m| marker_track(m, tr, "point1"));
+    let passes = |tr: &mbs::Trajectory| -> String {
+        let Some((p, _)) = track(tr) else {
+            return "n/a (no marker point1)".into();
+        };
+        // episodes of |x₁| ≥ 1 − 1e-3
+        let mut n = 0;
+        let mut inside = false;
+        for x in p.iter().map(|v| v.x.abs()) {
+            let now = x >= 1.0 - 1e-3;
+            if now && !inside {
+                n += 1;
+            }
+            inside = now;
+        }
+        n.to_string()
+    };
+    t.row(vec![
+        "passes through |x₁| = 1".into(),
+        "10".into(),
+        r.cell(passes),
+    ]);
+    t.row(vec![
+        "locks up".into(),
+        "no".into(),
+        r.cell(|tr| {
+            if tr.failure.is_some() {
+                "yes".into()
+            } else {
+                "no".into()
+            }
+        }),
+    ]);
+    t.row(vec![
+        "max ‖Φ‖".into(),
+        "—".into(),
+        r.cell(|tr| sci(tr.max_phi())),
+    ]);
+    t.row(vec![
+        "max |E − E₀|".into(),
+        "—".into(),
+        r.cell(|tr| sci(tr.energy_drift())),
+    ]);
+    s.tables.push(t);
+    if let Some(tr) = r.traj()
+        && let Some((p, v)) = track(tr)
+    {
+        let x1 = LineChart::new(
+            "Fig 4 — two four-bars: x₁ and ẋ₁",
+            "t [s]",
+            "x₁ [m], ẋ₁ [m/s]",
+        )
+        .with(Series::new(
+            "x₁",
+            tr.t.clone(),
+            p.iter().map(|v| v.x).collect(),
+        ))
+        .with(Series::new(
+            "ẋ₁",
+            tr.t.clone(),
+            v.iter().map(|v| v.x).collect(),
+        ));
+        ctx.plot(s, "alf_four_bars_x1", x1);
+        let lam: Vec<f64> = tr
+            .multipliers
+            .iter()
+            .map(|l| {
+                l.as_ref()
+                    .and_then(|l| l.first().copied())
+                    .unwrap_or(f64::NAN)
+            })
+            .collect();
+        let lc = LineChart::new("Fig 4 — two four-bars: first multiplier", "t [s]", "λ₁")
+            .with(Series::new("λ₁", tr.t.clone(), lam));
+        ctx.plot(s, "alf_four_bars_lambda", lc);
+    }
+    s.set("four_bars", summary_json(&r));
+}
+
+/// Five-link chain, ALF-INDEX3, trapezoidal h = 0.008, with and without the multiplier
+/// iteration.
+fn five_link(ctx: &mut Ctx, s: &mut Suite) {
+    let t_end = ctx.pick(10.0, 3.0);
+    let h = 0.008;
+    let with = ctx.run(
+        "five-link-chain",
+        "alf-index3",
+        Trapezoidal { h },
+        t_end,
+        Sampling::Every(h),
+    );
+    let without = ctx.run(
+        "five-link-chain",
+        "alf-index3:iter=1",
+        Trapezoidal { h },
+        t_end,
+        Sampling::Every(h),
+    );
+    let model = ctx.model("five-link-chain").ok();
+    let tip_acc = |tr: &mbs::Trajectory| -> Vec<f64> {
+        let Some((_, v)) = model.as_ref().and_then(|m| marker_track(m, tr, "tip")) else {
+            return vec![f64::NAN; tr.len()];
+        };
+        (0..tr.len())
+            .map(|k| {
+                let (a, b) = if k == 0 { (0, 1) } else { (k - 1, k) };
+                if b >= tr.len() {
+                    f64::NAN
+                } else {
+                    (v[b] - v[a]).norm() / (tr.t[b] - tr.t[a])
+                }
+            })
+            .collect()
+    };
+    let mut t = Table::new(
+        "alf_five_link",
+        &format!("Fig 6 — five-link chain, ALF-INDEX3 (α = 1e7), trapezoidal h = 0.008, {t_end} s"),
+        &[
+            "quantity",
+            "paper",
+            "ours (with iteration)",
+            "ours (one iteration)",
+        ],
+    );
+    let peak = |tr: &mbs::Trajectory| {
+        fixed(
+            tip_acc(tr)
+                .iter()
+                .copied()
+                .filter(|v| v.is_finite())
+                .fold(0.0, f64::max),
+            1,
+        )
+    };
+    t.row(vec![
+        "peak tip acceleration [m/s²]".into(),
+        "≈ 170".into(),
+        with.cell(peak),
+        without.cell(peak),
+    ]);
+    t.row(vec![
+        "max |E − E₀| [J]".into(),
+        "nicely preserved".into(),
+        with.cell(|tr| sci(tr.energy_drift())),
+        without.cell(|tr| sci(tr.energy_drift())),
+    ]);
+    t.row(vec![
+        "max ‖Φ‖".into(),
+        "machine precision with the iteration".into(),
+        with.cell(|tr| sci(tr.max_phi())),
+        without.cell(|tr| sci(tr.max_phi())),
+    ]);
+    if ctx.quick {
+        t.note(format!("quick mode: {t_end} s instead of 10 s."));
+    }
+    s.tables.push(t);
+    if let Some(tr) = with.traj() {
+        ctx.plot(
+            s,
+            "alf_five_link_tip",
+            LineChart::new(
+                "Fig 6 — five-link chain: tip acceleration",
+                "t [s]",
+                "|a_tip| [m/s²]",
+            )
+            .with(Series::new("tip", tr.t.clone(), tip_acc(tr))),
+        );
+        let mut c = LineChart::new(
+            "Fig 6 — five-link chain: ‖Φ‖ with and without iteration",
+            "t [s]",
+            "‖Φ‖ (log)",
+        )
+        .log()
+        .with(Series::new(
+            "with iteration",
+            tr.t.clone(),
+            tr.phi_norm.clone(),
+        ));
+        if let Some(t2) = without.traj() {
+            c = c.with(Series::new(
+                "one iteration",
+                t2.t.clone(),
+                t2.phi_norm.clone(),
+            ));
+        }
+        ctx.plot(s, "alf_five_link_phi", c);
+    }
+    s.set(
+        "five_link",
+        serde_json::json!({"with": summary_json(&with), "without": summary_json(&without)}),
+    );
+}
+
+/// Andrew's squeezing mechanism, ALF-INDEX1, trapezoidal h = 2e-5, 0.03 s; then with a
+/// stiff spring.
+fn andrews(ctx: &mut Ctx, s: &mut Suite) {
+    let h = ctx.pick(2e-5, 1e-4);
+    let t_end = 0.03;
+    let mut t = Table::new(
+        "alf_andrews",
+        &format!(
+            "Andrew's squeezing mechanism, ALF-INDEX1 (α = 1e7), trapezoidal h = {h:e}, 0.03 s"
+        ),
+        &[
+            "variant",
+            "paper: constraint errors",
+            "ours: max ‖Φ‖",
+            "ours: max ‖Φ̇‖",
+            "ours: wall [s]",
+        ],
+    );
+    let mut data = Vec::new();
+    for (name, label) in [
+        ("andrews-squeezer", "rigid"),
+        ("andrews-squeezer-stiff-spring", "stiff spring k = 1e8"),
+    ] {
+        let r = ctx.run(
+            name,
+            "alf-index1",
+            Trapezoidal { h },
+            t_end,
+            Sampling::Every(1e-4),
+        );
+        t.row(vec![
+            label.into(),
+            "below 1e-14".into(),
+            r.cell(|tr| sci(tr.max_phi())),
+            r.cell(|tr| sci(tr.max_phi_dot())),
+            r.cell(|tr| fixed(tr.wall_time, 3)),
+        ]);
+        if let Some(tr) = r.traj() {
+            let mut c = LineChart::new(
+                format!("Andrew's squeezer ({label}): body angles"),
+                "t [s]",
+                "angle about z [rad]",
+            );
+            for b in 0..tr.n_bodies() {
+                c = c.with(Series::new(
+                    tr.body_names[b].clone(),
+                    tr.t.clone(),
+                    planar_angles(tr, b),
+                ));
+            }
+            ctx.plot(s, &format!("alf_{}_angles", name.replace('-', "_")), c);
+        }
+        data.push(summary_json(&r));
+    }
+    if ctx.quick {
+        t.note(format!("quick mode: h = {h:e} instead of 2e-5."));
+    }
+    s.tables.push(t);
+    s.set("andrews", serde_json::Value::Array(data));
+}

@@ -1,0 +1,368 @@
+//! Suites `scaling` and `consistency`: time per right-hand-side evaluation vs size with 1
+//! and 2 threads; front-end agreement at the same state; work–precision.
+
+use std::time::Instant;
+
+use mbs::mechanisms::{ChainJoint, closed_loop, loop_ladder, open_chain};
+use mbs::model::{Model, State};
+use mbs::plot::{LineChart, Series};
+use mbs::{IntegratorChoice, Method, Sampling};
+
+use crate::report::{NOT_IMPLEMENTED, Suite, Table};
+use crate::runner::{Ctx, Run, fixed, loglog_slope, sci};
+
+/// Front-ends measured by the scaling and consistency suites.
+pub const FRONT_ENDS: [&str; 8] = [
+    "lagrange",
+    "alf",
+    "alf-index3",
+    "penalty",
+    "penalty-pcg",
+    "alf-dca",
+    "hdca",
+    "complement-svd",
+];
+
+/// Median time of one `accelerations` call [s] within a small time budget, or why not.
+fn time_rhs(method: &Method, model: &Model, threads: usize) -> Result<f64, String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| e.to_string())?;
+    pool.install(|| {
+        let mut fe = mbs::registry::build_front_end(method, model).map_err(|e| e.to_string())?;
+        let state = State::initial(model, mbs::frontend::SAMPLE_LAYOUT);
+        fe.accelerations(&state).map_err(|e| e.to_string())?;
+        let mut times = Vec::new();
+        let start = Instant::now();
+        while times.len() < 5 || (start.elapsed().as_secs_f64() < 0.3 && times.len() < 1000) {
+            let t0 = Instant::now();
+            std::hint::black_box(fe.accelerations(&state).map_err(|e| e.to_string())?);
+            times.push(t0.elapsed().as_secs_f64());
+        }
+        times.sort_by(f64::total_cmp);
+        Ok(times[times.len() / 2])
+    })
+}
+
+pub fn scaling(ctx: &mut Ctx) -> Suite {
+    let mut s = Suite::new(
+        "scaling",
+        "Time per right-hand-side evaluation vs size, 1 and 2 threads",
+    );
+    let sizes: Vec<usize> = if ctx.quick {
+        vec![4, 16, 64, 256]
+    } else {
+        vec![4, 16, 64, 256, 1024, 4096]
+    };
+    type Gen = fn(usize) -> Option<Model>;
+    let families: [(&str, Gen); 3] = [
+        ("open chain", |n| open_chain(n, ChainJoint::Revolute).ok()),
+        ("closed loop", |n| closed_loop(n).ok()),
+        ("loop ladder (n/3 loops)", |n| {
+            loop_ladder((n / 3).max(1)).ok()
+        }),
+    ];
+    let mut data = serde_json::Map::new();
+    for (fam, generate) in families {
+        let mut cols = vec!["front-end".to_string(), "threads".to_string()];
+        cols.extend(sizes.iter().map(|n| format!("n = {n} [µs]")));
+        cols.push("exponent".into());
+        let cr: Vec<&str> = cols.iter().map(String::as_str).collect();
+        let mut t = Table::new(
+            &format!(
+                "scaling_{}",
+                fam.split_whitespace().take(2).collect::<Vec<_>>().join("_")
+            ),
+            &format!("{fam}: median time of one RHS evaluation"),
+            &cr,
+        );
+        let mut chart = LineChart::new(
+            format!("{fam}: time per RHS evaluation"),
+            "bodies n",
+            "time [µs] (log)",
+        )
+        .log();
+        let models: Vec<(usize, Option<Model>)> = sizes.iter().map(|&n| (n, generate(n))).collect();
+        for name in FRONT_ENDS {
+            let Ok(method) = name.parse::<Method>() else {
+                continue;
+            };
+            for threads in [1, 2] {
+                let mut row = vec![name.to_string(), threads.to_string()];
+                let (mut xs, mut ys) = (Vec::new(), Vec::new());
+                let mut stop: Option<String> = None;
+                for (n, m) in &models {
+                    if let Some(why) = &stop {
+                        row.push(why.clone());
+                        continue;
+                    }
+                    let Some(m) = m else {
+                        row.push("n/a".into());
+                        continue;
+                    };
+                    match time_rhs(&method, m, threads) {
+                        Ok(sec) => {
+                            row.push(fixed(sec * 1e6, 1));
+                            xs.push(m.n_bodies() as f64);
+                            ys.push(sec * 1e6);
+                            // stop growing once one evaluation takes more than 0.5 s
+                            if sec > 0.5 {
+                                stop = Some("skipped (too slow)".into());
+                            }
+                        }
+                        Err(e) if e.contains("not implemented") => {
+                            row.push(NOT_IMPLEMENTED.into());
+                            stop = Some(NOT_IMPLEMENTED.into());
+                        }
+                        Err(e) => {
+                            row.push(format!("error: {e}"));
+                            stop = Some("—".into());
+                        }
+                    }
+                    let _ = n;
+                }
+                let slope = loglog_slope(&xs, &ys);
+                row.push(if slope.is_finite() {
+                    fixed(slope, 2)
+                } else {
+                    "—".into()
+                });
+                data.insert(
+                    format!("{fam}/{name}/{threads}"),
+                    serde_json::json!({"n": xs, "us": ys, "exponent": slope}),
+                );
+                if !xs.is_empty() {
+                    chart = chart.with(Series::new(format!("{name} ({threads} thr)"), xs, ys));
+                }
+                t.row(row);
+                // front-ends without any result: one row is enough
+                if row_is_ni(&t) {
+                    break;
+                }
+            }
+        }
+        t.note("Exponent: least-squares slope of log(time) against log(n). Results do not depend on the thread count (see the consistency suite); the time may.");
+        s.tables.push(t);
+        ctx.plot(
+            &mut s,
+            &format!("scaling_{}", fam.split_whitespace().next().unwrap_or("x")),
+            chart,
+        );
+    }
+    s.data = serde_json::Value::Object(data);
+    s.settle_status();
+    s
+}
+
+fn row_is_ni(t: &Table) -> bool {
+    t.rows
+        .last()
+        .is_some_and(|r| r.iter().skip(2).any(|c| c == NOT_IMPLEMENTED))
+}
+
+pub fn consistency(ctx: &mut Ctx) -> Suite {
+    let mut s = Suite::new("consistency", "Cross-method consistency and work–precision");
+    let tol = 1e-6;
+    let mut t = Table::new(
+        "consistency_accelerations",
+        &format!(
+            "Accelerations of every front-end at the initial state (mechanisms without redundant constraints); tolerance {tol:e} relative"
+        ),
+        &[
+            "mechanism",
+            "front-ends compared",
+            "largest disagreement",
+            "between",
+            "within tolerance",
+        ],
+    );
+    let mut data = serde_json::Map::new();
+    for b in mbs::mechanisms::builtin() {
+        if b.mobility.redundant != 0 {
+            continue;
+        }
+        let Ok(model) = ctx.model(b.name) else {
+            continue;
+        };
+        let state = State::initial(&model, mbs::frontend::SAMPLE_LAYOUT);
+        let mut acc: Vec<(&str, nalgebra::DVector<f64>)> = Vec::new();
+        let mut missing = Vec::new();
+        for name in FRONT_ENDS {
+            let Ok(method) = name.parse::<Method>() else {
+                continue;
+            };
+            match mbs::registry::build_front_end(&method, &model)
+                .map_err(|e| e.to_string())
+                .and_then(|mut fe| fe.accelerations(&state).map_err(|e| e.to_string()))
+            {
+                Ok(a) => acc.push((name, a)),
+                Err(e) => missing.push(if e.contains("not implemented") {
+                    format!("{name}: {NOT_IMPLEMENTED}")
+                } else {
+                    format!("{name}: {e}")
+                }),
+            }
+        }
+        let mut worst = (0.0f64, String::new());
+        for i in 0..acc.len() {
+            for j in i + 1..acc.len() {
+                let scale = 1.0 + acc[i].1.amax().max(acc[j].1.amax());
+                let d = (&acc[i].1 - &acc[j].1).amax() / scale;
+                if d > worst.0 || worst.1.is_empty() {
+                    worst = (d, format!("{} vs {}", acc[i].0, acc[j].0));
+                }
+            }
+        }
+        let compared = acc.iter().map(|a| a.0).collect::<Vec<_>>().join(", ");
+        let row = if acc.len() >= 2 {
+            vec![
+                b.name.into(),
+                compared,
+                sci(worst.0),
+                worst.1.clone(),
+                if worst.0 <= tol {
+                    "yes".into()
+                } else {
+                    "NO".into()
+                },
+            ]
+        } else {
+            vec![
+                b.name.into(),
+                if compared.is_empty() {
+                    "—".into()
+                } else {
+                    compared
+                },
+                NOT_IMPLEMENTED.into(),
+                "fewer than two front-ends expose accelerations".into(),
+                "—".into(),
+            ]
+        };
+        data.insert(
+            b.name.into(),
+            serde_json::json!({"largest": worst.0, "between": worst.1, "missing": missing}),
+        );
+        t.row(row);
+    }
+    s.tables.push(t);
+    work_precision(ctx, &mut s);
+    s.data = serde_json::Value::Object(data);
+    s.settle_status();
+    s
+}
+
+/// Final-state error against a tight-tolerance reference vs wall time.
+fn work_precision(ctx: &mut Ctx, s: &mut Suite) {
+    let mech = "double-pendulum";
+    let t_end = ctx.pick(5.0, 1.0);
+    let Ok(model) = ctx.model(mech) else { return };
+    // reference: the first front-end that runs, RK45 at 1e-11
+    let mut reference = None;
+    for name in [
+        "alf-index1",
+        "lagrange-projection",
+        "hdca",
+        "alf-dca-proj",
+        "complement-svd",
+    ] {
+        let r = ctx.run_model(
+            &model,
+            name,
+            IntegratorChoice::Rk45 {
+                rtol: 1e-11,
+                atol: 1e-11,
+            },
+            t_end,
+            Sampling::Intervals(1),
+        );
+        if let Run::Done(tr) = r {
+            reference = Some((name, tr));
+            break;
+        }
+    }
+    let mut t = Table::new(
+        "work_precision",
+        &format!("Work–precision on the {mech}, {t_end} s: final-state error vs wall time"),
+        &[
+            "front-end",
+            "integrator",
+            "final-state error",
+            "wall [s]",
+            "RHS evaluations",
+        ],
+    );
+    let Some((ref_name, reference)) = reference else {
+        t.row(vec![
+            NOT_IMPLEMENTED.into(),
+            "—".into(),
+            "—".into(),
+            "—".into(),
+            "—".into(),
+        ]);
+        s.tables.push(t);
+        return;
+    };
+    t.note(format!(
+        "Reference: {ref_name} with RK45 at rtol = atol = 1e-11."
+    ));
+    let tols: Vec<f64> = if ctx.quick {
+        vec![1e-4, 1e-7]
+    } else {
+        vec![1e-4, 1e-6, 1e-8, 1e-10]
+    };
+    let mut chart = LineChart::new(
+        format!("Work–precision, {mech}"),
+        "wall time [s]",
+        "final-state error (log scale)",
+    )
+    .log();
+    let qref = reference.states.last().map(|s| s.q.clone());
+    for name in FRONT_ENDS.iter().chain(&["alf-index1"]) {
+        let (mut xs, mut ys) = (Vec::new(), Vec::new());
+        let mut choices: Vec<IntegratorChoice> = tols
+            .iter()
+            .map(|&d| IntegratorChoice::Rk45 { rtol: d, atol: d })
+            .collect();
+        choices.extend(
+            tols.iter()
+                .map(|&d| IntegratorChoice::Adams { rtol: d, atol: d }),
+        );
+        for integ in choices {
+            let r = ctx.run_model(&model, name, integ, t_end, Sampling::Intervals(1));
+            if r.is_not_implemented() {
+                t.row(vec![
+                    name.to_string(),
+                    "—".into(),
+                    NOT_IMPLEMENTED.into(),
+                    "—".into(),
+                    "—".into(),
+                ]);
+                break;
+            }
+            let err = r
+                .traj()
+                .and_then(|tr| Some((&tr.states.last()?.q - qref.as_ref()?).amax()))
+                .unwrap_or(f64::NAN);
+            t.row(vec![
+                name.to_string(),
+                integ.to_string(),
+                r.cell(|_| sci(err)),
+                r.cell(|x| fixed(x.wall_time, 4)),
+                r.cell(|x| x.stats.rhs_evals.to_string()),
+            ]);
+            if let Some(tr) = r.traj()
+                && err > 0.0
+            {
+                xs.push(tr.wall_time);
+                ys.push(err);
+            }
+        }
+        if !xs.is_empty() {
+            chart = chart.with(Series::new(*name, xs, ys));
+        }
+    }
+    s.tables.push(t);
+    ctx.plot(s, "work_precision", chart);
+}
