@@ -15,10 +15,29 @@ fn chain(n: usize) -> Model {
     b.gravity(Vector3::new(0.0, -9.81, 0.0));
     let mut prev = BodyRef::Ground;
     for k in 0..n {
-        let link = b.body(format!("link{k}"), 1.0, Matrix3::from_diagonal(&Vector3::new(0.01, 0.1, 0.1)));
-        b.set_initial_pose(link, Vector3::new(k as f64 + 0.5, 0.0, 0.0), mbs_kinematics::euler_params::identity());
-        let axis = if k % 2 == 0 { Vector3::z() } else { Vector3::y() };
-        b.joint_at(format!("j{k}"), JointKind::Revolute, prev, BodyRef::Body(link), Vector3::new(k as f64, 0.0, 0.0), axis);
+        let link = b.body(
+            format!("link{k}"),
+            1.0,
+            Matrix3::from_diagonal(&Vector3::new(0.01, 0.1, 0.1)),
+        );
+        b.set_initial_pose(
+            link,
+            Vector3::new(k as f64 + 0.5, 0.0, 0.0),
+            mbs_kinematics::euler_params::identity(),
+        );
+        let axis = if k % 2 == 0 {
+            Vector3::z()
+        } else {
+            Vector3::y()
+        };
+        b.joint_at(
+            format!("j{k}"),
+            JointKind::Revolute,
+            prev,
+            BodyRef::Body(link),
+            Vector3::new(k as f64, 0.0, 0.0),
+            axis,
+        );
         prev = BodyRef::Body(link);
     }
     b.build().expect("valid chain")
@@ -34,7 +53,10 @@ fn constraints(c: &mut Criterion) {
             let state = State::initial(&model, layout);
             let tag = format!("{layout:?}/{n}");
             group.bench_function(BenchmarkId::new("evaluate", &tag), |b| {
-                b.iter(|| ws.evaluate(&model, &sys, black_box(&state)).expect("evaluate"))
+                b.iter(|| {
+                    ws.evaluate(&model, &sys, black_box(&state))
+                        .expect("evaluate")
+                })
             });
             let mut values = vec![0.0; sys.pattern().nnz()];
             let mut gamma = vec![0.0; sys.n_rows()];

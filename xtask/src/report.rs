@@ -267,11 +267,20 @@ impl Report {
             "## Summary\n\n| suite | status | wall time |\n|---|---|---|"
         );
         for su in &self.suites {
-            let st = match su.status {
-                Status::Complete => "complete",
-                Status::Partial => "partial (some front-ends not implemented)",
-                Status::NotImplemented => NOT_IMPLEMENTED,
+            let failed = su
+                .tables
+                .iter()
+                .flat_map(|t| t.rows.iter().flatten())
+                .filter(|c| c.starts_with("failed"))
+                .count();
+            let mut st = match su.status {
+                Status::Complete => "ran".to_string(),
+                Status::Partial => "ran in part (some front-ends not implemented)".to_string(),
+                Status::NotImplemented => NOT_IMPLEMENTED.to_string(),
             };
+            if failed > 0 {
+                st.push_str(&format!("; {failed} cell(s) from failed runs"));
+            }
             let _ = writeln!(
                 s,
                 "| [`{}`](#suite-{}) | {st} | {:.1} s |",

@@ -25,7 +25,9 @@ pub mod lagrange;
 pub mod leading;
 pub mod mechanism;
 pub mod params;
+pub mod penalty;
 pub mod projection;
+pub mod sparse_alf;
 
 pub use alf::{AlfAccelerations, AlfInfo};
 pub use descriptor::{Descriptor, Level};
@@ -36,4 +38,9 @@ pub use lagrange::LagrangeAccelerations;
 pub use leading::LeadingMatrix;
 pub use mechanism::MechanismDescriptor;
 pub use params::{AlfParams, Baumgarte, Formulation, Projection, ProjectionParams};
+pub use penalty::{
+    BaumgarteOde, InitialMultipliers, LambdaBackend, LambdaUpdate, PenaltyOde, PenaltyParams,
+    PenaltyStats, PenaltySystem, Violation,
+};
 pub use projection::{ProjectionInfo, ProjectionKind, Projector};
+pub use sparse_alf::SparseAlf;

@@ -77,6 +77,13 @@ pub struct Projector {
     refactorizations: u64,
 }
 
+/// Near singular configurations the corrections stall at a round-off floor along
+/// the near-null directions of Φ_q while Φ is already satisfied; a correction below
+/// this (relative) that no longer halves counts as converged.
+fn stalled(change: f64, last: f64, scale: f64) -> bool {
+    change <= 1e-8 * scale && change >= 0.5 * last
+}
+
 /// A projection iteration whose violation shrinks by less than this factor
 /// refactors its iteration matrix at the current point.
 const CONTRACTION: f64 = 0.25;
@@ -261,6 +268,7 @@ impl Projector {
         self.factored_all = m_h == self.m;
         self.sigma.fill(0.0);
         let mut change = f64::INFINITY;
+        let mut last_change = f64::INFINITY;
         let mut prev_viol = f64::INFINITY;
         for it in 0..=p.max_iter {
             let scale = 1.0 + q.iter().fold(0.0f64, |a, x| a.max(x.abs()));
@@ -278,9 +286,12 @@ impl Projector {
                 }
             }
             prev_viol = viol;
-            if change <= p.eps_q * scale && viol <= p.eps_q * scale {
+            if viol <= p.eps_q * scale
+                && (change <= p.eps_q * scale || stalled(change, last_change, scale))
+            {
                 return Ok((it, viol));
             }
+            last_change = change;
             if it == p.max_iter {
                 break;
             }
@@ -358,6 +369,7 @@ impl Projector {
         self.star.copy_from_slice(x);
         self.sigma.fill(0.0);
         let mut change = f64::INFINITY;
+        let mut last_change = f64::INFINITY;
         let mut prev_viol = f64::INFINITY;
         let mut it = 0;
         loop {
@@ -378,9 +390,11 @@ impl Projector {
                 }
             }
             prev_viol = viol;
-            if change <= eps * scale && viol <= eps * scale {
+            if viol <= eps * scale && (change <= eps * scale || stalled(change, last_change, scale))
+            {
                 return Ok((it, viol));
             }
+            last_change = change;
             if it == p.max_iter {
                 let (row, viol) = max_abs(self.res.as_slice());
                 return Err(AlfError::NotConverged {

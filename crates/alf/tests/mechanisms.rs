@@ -100,9 +100,17 @@ proptest! {
     #[test]
     fn one_projection_restores_the_constraints(seed in any::<u64>(), n in 3usize..7, dq in 1e-6f64..1e-2) {
         let model = Arc::new(random_loop_mechanism(seed, n).unwrap());
-        let (mut q, mut v) = random_state(&model, seed.rotate_left(7), dq);
-        for kind in [Projection::AugmentedLagrangian(ProjectionParams::default())] {
-            let mut sys = Index1::new(MechanismDescriptor::new(model.clone()), ALF, kind);
+        let (q, v) = random_state(&model, seed.rotate_left(7), dq);
+        for kind in [
+            Projection::AugmentedLagrangian(ProjectionParams::default()),
+            Projection::Kkt(ProjectionParams::default()),
+        ] {
+            let (mut q, mut v) = (q.clone(), v.clone());
+            let f = match kind {
+                Projection::Kkt(_) => Formulation::Lagrange { baumgarte: None, min_norm: true },
+                _ => ALF,
+            };
+            let mut sys = Index1::new(MechanismDescriptor::new(model.clone()), f, kind);
             sys.project_state(0.0, &mut q, &mut v).unwrap();
             let d = sys.system_mut();
             d.evaluate(0.0, &q, &v, Level::Velocities).unwrap();
@@ -112,5 +120,24 @@ proptest! {
             prop_assert!(phi <= 1e-12 * scale, "‖Φ‖ = {phi:e}");
             prop_assert!(phid <= 1e-12 * scale, "‖Φ̇‖ = {phid:e}");
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// The sparse-Cholesky ALF (block assembly of M + Φ_qᵀαΦ_q, symbolic analysis
+    /// once) gives the dense ALF's accelerations on random loop mechanisms.
+    #[test]
+    fn sparse_alf_equals_dense_alf(seed in any::<u64>(), n in 2usize..8) {
+        let model = Arc::new(random_loop_mechanism(seed, n).unwrap());
+        let (q, v) = random_state(&model, seed ^ 77, 0.02);
+        let dense = accelerations(&model, ALF, &q, &v);
+        let Formulation::Alf(params) = ALF else { unreachable!() };
+        let mut sp = mbs_alf::SparseAlf::new(model.clone(), params).unwrap();
+        let mut a = DVector::zeros(q.len());
+        sp.accelerations_vec(0.3, &q, &v, &mut a).unwrap();
+        let d = relative_difference(&a, &dense);
+        prop_assert!(d < 1e-9, "relative difference {d:e}");
     }
 }

@@ -11,7 +11,7 @@ fn kkt_accel(q: &[f64], v: &[f64]) -> [f64; 2] {
     // M q̈ + Φ_qᵀλ = Q, Φ_q q̈ = γ for m = g = L = 1: λ = (Φ_q Q − γ)/(Φ_q Φ_qᵀ)
     let (x, y) = (q[0], q[1]);
     let gamma = -2.0 * (v[0] * v[0] + v[1] * v[1]);
-    let jq = 2.0 * y * -1.0;
+    let jq = -(2.0 * y);
     let lam = (jq - gamma) / (4.0 * (x * x + y * y));
     [-2.0 * x * lam, -1.0 - 2.0 * y * lam]
 }

@@ -127,12 +127,9 @@ pub struct SystemLayout {
 impl SystemLayout {
     /// The layout of `model`'s joints and drivers in `layout`.
     pub fn new(model: &Model, layout: Layout) -> Self {
-        match Self::with_custom(model, layout, Vec::new()) {
-            Ok(s) => s,
-            // Without custom constraints nothing can fail: every id of a validated model
-            // is valid and every joint has ≤ 6 rows.
-            Err(_) => unreachable!("model joints and drivers always assemble"),
-        }
+        // Nothing can fail without custom constraints: every id of a validated model is
+        // valid and every joint has at most 6 rows.
+        Self::build(model, layout, Vec::new())
     }
 
     /// The layout of `model`'s joints and drivers plus user constraints. Errors when a
@@ -169,6 +166,12 @@ impl SystemLayout {
                 return Err(bad("connects a body to itself".into()));
             }
         }
+        Ok(Self::build(model, layout, customs))
+    }
+
+    /// Builds the layout of checked custom constraints.
+    fn build(model: &Model, layout: Layout, customs: Vec<Arc<dyn CustomConstraint>>) -> Self {
+        let n_bodies = model.n_bodies();
 
         // Entries with their shapes, in the order of the holonomic rows.
         let mut entries = Vec::new();
@@ -337,7 +340,7 @@ impl SystemLayout {
             col_ptr.push(row_idx.len());
         }
 
-        Ok(Self {
+        Self {
             layout,
             n_bodies,
             n_holonomic,
@@ -356,7 +359,7 @@ impl SystemLayout {
             customs,
             masses: model.bodies().iter().map(|b| b.mass).collect(),
             inertias: model.bodies().iter().map(|b| b.inertia).collect(),
-        })
+        }
     }
 
     /// The velocity layout.
@@ -410,6 +413,22 @@ impl SystemLayout {
             .iter()
             .find(|r| (r.start..r.start + r.len).contains(&row))
             .map(|r| r.source)
+    }
+    /// A readable name of a source for reports and errors, e.g. "joint `A` (revolute)".
+    pub fn source_name(&self, model: &Model, source: ConstraintSource) -> String {
+        match source {
+            ConstraintSource::Joint(id) => {
+                let j = model.joint(id);
+                format!("joint `{}` ({})", j.name, j.kind.label())
+            }
+            ConstraintSource::Driver(id) => format!("driver `{}`", model.driver(id).name),
+            ConstraintSource::Normalization(id) => {
+                format!("normalization of body `{}`", model.body(id).name)
+            }
+            ConstraintSource::Custom(k) => {
+                format!("custom constraint `{}`", self.customs[k].name())
+            }
+        }
     }
     /// The CSC pattern of Φ_q (m × n_v), fixed for the model and layout.
     pub fn pattern(&self) -> &CscPattern {

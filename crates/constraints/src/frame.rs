@@ -158,3 +158,47 @@ pub fn update_frames(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mbs_model::{BodyRef, ModelBuilder};
+    use nalgebra::Matrix3;
+
+    /// The [ṙ, ṗ] frame of a non-unit p has the angular velocity of p/‖p‖, and H maps ṗ
+    /// to it; the [ṙ, ω'] frame reproduces the same ω'.
+    #[test]
+    fn frames_agree_between_layouts() {
+        let mut b = ModelBuilder::new("one");
+        let body = b.body("b", 1.0, Matrix3::identity());
+        b.marker(
+            "m",
+            BodyRef::Body(body),
+            Vector3::zeros(),
+            Matrix3::identity(),
+        );
+        let model = b.build().unwrap();
+        let mut s = State::zeros(Layout::EulerParamsOmega, 1);
+        let p = Vector4::new(0.3, -0.5, 0.7, 0.2).normalize();
+        s.set_pose(0, &Vector3::new(1.0, 2.0, 3.0), &p);
+        s.set_velocity(
+            0,
+            &Vector3::new(0.1, 0.2, 0.3),
+            &Vector3::new(-0.4, 0.9, 0.6),
+        );
+        let sp = s.to_layout(Layout::EulerParamsPdot);
+        let (mut fw, mut fp) = (Vec::new(), Vec::new());
+        update_frames(&model, &s, &mut fw).unwrap();
+        update_frames(&model, &sp, &mut fp).unwrap();
+        assert!((fw[0].omega_body - fp[0].omega_body).norm() < 1e-14);
+        assert!((fw[0].pdot - fp[0].pdot).norm() < 1e-14);
+        assert!((fw[0].omega - fp[0].omega).norm() < 1e-14);
+        // Scaling p (and ṗ) changes neither A nor ω'.
+        let mut scaled = sp.clone();
+        scaled.q.fixed_rows_mut::<4>(3).scale_mut(2.0);
+        scaled.v.fixed_rows_mut::<4>(3).scale_mut(2.0);
+        update_frames(&model, &scaled, &mut fp).unwrap();
+        assert!((fp[0].omega_body - fw[0].omega_body).norm() < 1e-14);
+        assert!((fp[0].a - fw[0].a).norm() < 1e-14);
+    }
+}

@@ -13,6 +13,18 @@
 //! ω' columns · 2G(p)/‖p‖²); γ is the same in both layouts because
 //! ω̇' = 2Gp̈ + 2Ġṗ and Ġṗ = 0.
 //!
+//! Main pieces:
+//! - [`SystemLayout`] (once per model and layout): dimensions, row ranges with their
+//!   [`ConstraintSource`], the fixed CSC pattern of Φ_q, custom constraints;
+//! - [`Workspace`] (preallocated): `evaluate` (frames, blocks, loads), then `phi`,
+//!   `phi_t`, `phi_dot`, `gamma`, `phi_q_dense`, `phi_q_values`, `phi_q_mul`,
+//!   `phi_q_tr_mul`, `mass_block`, `mass_dense`, `mass_mul`, `generalized_forces`,
+//!   `kinetic_energy`, `potential_energy`, and per-constraint [`ConstraintBlock`]s;
+//! - [`primitives`]: point coincidence, dot-1, dot-2, distance on a small algebra of
+//!   kinematic expressions; [`joints`] and [`drivers`] compose them;
+//! - [`mobility()`]: rank-based mobility, redundancy and Grübler's count;
+//! - [`CustomConstraint`]: user constraints accepted by the assembly.
+//!
 //! ```
 //! use mbs_constraints::{SystemLayout, Workspace};
 //! use mbs_model::{BodyRef, JointKind, Layout, ModelBuilder, State};
@@ -40,6 +52,7 @@ pub mod block;
 pub mod custom;
 pub mod drivers;
 pub mod error;
+pub mod fill;
 pub mod forces;
 pub mod frame;
 pub mod joints;

@@ -189,13 +189,19 @@ fn sparse_fill_equals_dense_fill_and_products() {
         let mut ws2 = Workspace::new(&sys);
         let mut fp = vec![0.0; m];
         let mut fm = vec![0.0; m];
-        ws2.evaluate(&model, &sys, &common::along_motion(&state, h, true)).unwrap();
+        ws2.evaluate(&model, &sys, &common::along_motion(&state, h, true))
+            .unwrap();
         ws2.phi(&sys, &mut fp).unwrap();
-        ws2.evaluate(&model, &sys, &common::along_motion(&state, -h, true)).unwrap();
+        ws2.evaluate(&model, &sys, &common::along_motion(&state, -h, true))
+            .unwrap();
         ws2.phi(&sys, &mut fm).unwrap();
         for r in 0..sys.n_holonomic() {
             let fd = (fp[r] - fm[r]) / (2.0 * h);
-            assert!((fd - phi_dot[r]).abs() < 1e-6 * (1.0 + fd.abs()), "{layout:?} row {r}: {fd} vs {}", phi_dot[r]);
+            assert!(
+                (fd - phi_dot[r]).abs() < 1e-6 * (1.0 + fd.abs()),
+                "{layout:?} row {r}: {fd} vs {}",
+                phi_dot[r]
+            );
         }
 
         // Repeated evaluation on the same workspace gives identical results.
@@ -255,6 +261,19 @@ fn four_bar_mobility() {
         z,
     );
     let model = b.build().unwrap();
+    let sys = SystemLayout::new(&model, Layout::EulerParamsPdot);
+    assert_eq!(
+        sys.source_of_row(7),
+        Some(ConstraintSource::Joint(mbs_model::JointId(1)))
+    );
+    assert_eq!(
+        sys.source_name(&model, ConstraintSource::Joint(mbs_model::JointId(1))),
+        "joint `B` (revolute)"
+    );
+    assert_eq!(
+        sys.source_name(&model, ConstraintSource::Normalization(BodyId(2))),
+        "normalization of body `rocker`"
+    );
     for layout in [Layout::EulerParamsOmega, Layout::EulerParamsPdot] {
         let state = State::initial(&model, layout);
         let mob = mobility(&model, &state, 1e-9).unwrap();

@@ -8,7 +8,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use mbs_constraints::{SystemLayout, Workspace};
 use mbs_kinematics::euler_params::from_axis_angle;
-use mbs_model::{BodyRef, DriverKind, ForceElement, JointKind, Layout, ModelBuilder, State, TimeFunction};
+use mbs_model::{
+    BodyRef, DriverKind, ForceElement, JointKind, Layout, ModelBuilder, State, TimeFunction,
+};
 use nalgebra::{DMatrix, Matrix3, Vector3};
 
 struct Counting;
@@ -34,17 +36,50 @@ fn evaluation_and_fills_do_not_allocate() {
     let crank = b.body("crank", 1.0, Matrix3::from_diagonal_element(0.1));
     let rod = b.body("rod", 1.0, Matrix3::from_diagonal_element(0.1));
     let ball = b.body("ball", 1.0, Matrix3::from_diagonal_element(0.1));
-    b.set_initial_pose(ball, Vector3::new(3.0, 0.5, 0.0), from_axis_angle(&Vector3::x(), 0.3));
-    let hinge = b.joint_at("A", JointKind::Revolute, BodyRef::Ground, BodyRef::Body(crank), Vector3::zeros(), Vector3::z());
-    b.joint_at("B", JointKind::Spherical, BodyRef::Body(crank), BodyRef::Body(rod), Vector3::new(1.0, 0.0, 0.0), Vector3::z());
-    let mb = b.marker("ball.c", BodyRef::Body(ball), Vector3::zeros(), Matrix3::identity());
-    let floor = b.marker("floor", BodyRef::Ground, Vector3::zeros(), Matrix3::identity());
+    b.set_initial_pose(
+        ball,
+        Vector3::new(3.0, 0.5, 0.0),
+        from_axis_angle(&Vector3::x(), 0.3),
+    );
+    let hinge = b.joint_at(
+        "A",
+        JointKind::Revolute,
+        BodyRef::Ground,
+        BodyRef::Body(crank),
+        Vector3::zeros(),
+        Vector3::z(),
+    );
+    b.joint_at(
+        "B",
+        JointKind::Spherical,
+        BodyRef::Body(crank),
+        BodyRef::Body(rod),
+        Vector3::new(1.0, 0.0, 0.0),
+        Vector3::z(),
+    );
+    let mb = b.marker(
+        "ball.c",
+        BodyRef::Body(ball),
+        Vector3::zeros(),
+        Matrix3::identity(),
+    );
+    let floor = b.marker(
+        "floor",
+        BodyRef::Ground,
+        Vector3::zeros(),
+        Matrix3::identity(),
+    );
     b.joint("roll", JointKind::RollingSphere { radius: 0.5 }, mb, floor);
     b.driver(
         "motor",
         DriverKind::JointAngle { joint: hinge },
         TimeFunction::Sum {
-            terms: vec![TimeFunction::Polynomial { coefficients: vec![0.0, 1.0] }, TimeFunction::constant(0.1)],
+            terms: vec![
+                TimeFunction::Polynomial {
+                    coefficients: vec![0.0, 1.0],
+                },
+                TimeFunction::constant(0.1),
+            ],
         },
     );
     b.force(ForceElement::RotationalSpringDamper {

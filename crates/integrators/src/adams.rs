@@ -485,15 +485,16 @@ impl Adams {
             if !all_finite(&self.fp) {
                 return Err(Error::NonFinite { t: t_new });
             }
-            for i in 0..n {
-                let mut cur = self.fp[i];
-                for j in 0..=k {
-                    let next = cur - self.beta[j] * self.phi[j][i];
-                    self.phi[j][i] = cur;
-                    cur = next;
+            // Column-oriented with `fp` as the running Φ_j(n+1) (vectorisable).
+            for j in 0..=k {
+                let b = self.beta[j];
+                for (c, p) in self.fp.iter_mut().zip(self.phi[j].iter_mut()) {
+                    let next = *c - b * *p;
+                    *p = *c;
+                    *c = next;
                 }
-                self.phi[k + 1][i] = cur;
             }
+            self.phi[k + 1].copy_from_slice(&self.fp);
             self.psi = self.psi_new;
 
             // Output.

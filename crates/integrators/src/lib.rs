@@ -25,10 +25,26 @@
 //! * the system's projection hook runs every `project_every` accepted steps
 //!   and is counted in [`Info::projections`].
 //!
-//! # Work–precision (acceptance 2): Kepler orbit, e = 0.6, one period
+//! # Example
 //!
-//! See the table in [`kepler`](crate#kepler-table) below, produced by
-//! `tests/kepler.rs` (`cargo test -p mbs-integrators --test kepler -- --nocapture`).
+//! ```
+//! use mbs_integrators::{EmbeddedRk, OdeSystem, RkParams, SystemError};
+//!
+//! struct Decay;
+//! impl OdeSystem for Decay {
+//!     fn dim(&self) -> usize { 1 }
+//!     fn rhs(&mut self, _t: f64, y: &[f64], d: &mut [f64]) -> Result<(), SystemError> {
+//!         d[0] = -y[0];
+//!         Ok(())
+//!     }
+//! }
+//!
+//! let mut rk = EmbeddedRk::rk45(1, RkParams::with_tol(1e-8, 1e-10));
+//! let info = rk.integrate(&mut Decay, 0.0, &[1.0], 1.0, &[], &mut ()).unwrap();
+//! assert!((rk.y()[0] - (-1.0f64).exp()).abs() < 1e-8);
+//! assert_eq!(info.rhs_evals, 1 + 6 * (info.accepted_steps + info.rejected_steps));
+//! ```
+//!
 #![doc = include_str!("../docs/results.md")]
 
 mod adams;

@@ -224,24 +224,33 @@ impl CentralDifference {
             };
             b.x_prev.copy_from_slice(&b.x);
             b.v_prev.copy_from_slice(&b.v);
-            // v^{n+½} = v^{n−½} + (h_prev + h)/2 aⁿ   (= h aⁿ for equal steps)
-            let c = 0.5 * (h_prev + h);
-            for i in 0..b.nv {
-                self.v_half[i] += c * b.a[i];
-            }
-            // x^{n+1} = xⁿ + h N v^{n+½}
-            sys.advance_positions(&b.x, &self.v_half, h, &mut b.tmp_x)
-                .at(t)?;
-            std::mem::swap(&mut b.x, &mut b.tmp_x);
-            // a^{n+1} at the lagged velocity v^{n+½}; report v^{n+1} ≈ v^{n+½} + h/2 a^{n+1}.
-            sys.accelerations(t_new, &b.x, &self.v_half, &mut b.a)
-                .at(t_new)?;
-            self.info.rhs_evals += 1;
-            for i in 0..b.nv {
-                b.v[i] = self.v_half[i] + 0.5 * h * b.a[i];
-            }
-            if !all_finite(&b.x) || !all_finite(&b.v) {
-                return Err(Error::NonFinite { t: t_new });
+            // On error the state is rolled back to the last accepted station.
+            let r = (|| -> Result<(), Error> {
+                // v^{n+½} = v^{n−½} + (h_prev + h)/2 aⁿ   (= h aⁿ for equal steps)
+                let c = 0.5 * (h_prev + h);
+                for i in 0..b.nv {
+                    self.v_half[i] += c * b.a[i];
+                }
+                // x^{n+1} = xⁿ + h N v^{n+½}
+                sys.advance_positions(&b.x, &self.v_half, h, &mut b.tmp_x)
+                    .at(t)?;
+                std::mem::swap(&mut b.x, &mut b.tmp_x);
+                // a^{n+1} at the lagged velocity v^{n+½}; report v^{n+1} ≈ v^{n+½} + h/2 a^{n+1}.
+                sys.accelerations(t_new, &b.x, &self.v_half, &mut b.a)
+                    .at(t_new)?;
+                self.info.rhs_evals += 1;
+                for i in 0..b.nv {
+                    b.v[i] = self.v_half[i] + 0.5 * h * b.a[i];
+                }
+                if !all_finite(&b.x) || !all_finite(&b.v) {
+                    return Err(Error::NonFinite { t: t_new });
+                }
+                Ok(())
+            })();
+            if let Err(e) = r {
+                b.x.copy_from_slice(&b.x_prev);
+                b.v.copy_from_slice(&b.v_prev);
+                return Err(e);
             }
             h_prev = h;
             b.t = t_new;
@@ -409,44 +418,54 @@ impl TwoStageStaggered {
             };
             self.b.x_prev.copy_from_slice(&self.b.x);
             self.b.v_prev.copy_from_slice(&self.b.v);
-            if need_start {
-                // First half station x^{½}, v^{½} by a Heun half step.
-                self.start_half_station(sys, h)?;
-                need_start = false;
-            } else {
-                let b = &mut self.b;
-                // (1) v^{n+½} = v^{n−½} + h aⁿ
-                for i in 0..b.nv {
-                    self.vh[i] += h * b.a[i];
+            // On error the state is rolled back to the last accepted station.
+            let r = (|| -> Result<(), Error> {
+                if need_start {
+                    // First half station x^{½}, v^{½} by a Heun half step.
+                    self.start_half_station(sys, h)?;
+                    need_start = false;
+                } else {
+                    let b = &mut self.b;
+                    // (1) v^{n+½} = v^{n−½} + h aⁿ
+                    for i in 0..b.nv {
+                        self.vh[i] += h * b.a[i];
+                    }
+                    // (2) x^{n+½} = x^{n−½} + h N vⁿ
+                    sys.advance_positions(&self.xh, &b.v, h, &mut b.tmp_x)
+                        .at(t)?;
+                    std::mem::swap(&mut self.xh, &mut b.tmp_x);
                 }
-                // (2) x^{n+½} = x^{n−½} + h N vⁿ
-                sys.advance_positions(&self.xh, &b.v, h, &mut b.tmp_x)
+                let b = &mut self.b;
+                // (3) implicit stage and accelerations at the half station.
+                sys.implicit_stage(t_half, &self.xh, &b.v, 0.5 * h)
+                    .at(t_half)?;
+                sys.accelerations(t_half, &self.xh, &self.vh, &mut self.ah)
+                    .at(t_half)?;
+                self.info.rhs_evals += 1;
+                // (4) v^{n+1} = vⁿ + h a^{n+½}
+                for i in 0..b.nv {
+                    b.v[i] += h * self.ah[i];
+                }
+                // (5) x^{n+1} = xⁿ + h N v^{n+½}
+                sys.advance_positions(&b.x, &self.vh, h, &mut b.tmp_x)
                     .at(t)?;
-                std::mem::swap(&mut self.xh, &mut b.tmp_x);
+                std::mem::swap(&mut b.x, &mut b.tmp_x);
+                // (6) implicit stage and accelerations at the integer station.
+                sys.implicit_stage(t_new, &b.x, &self.vh, 0.5 * h)
+                    .at(t_new)?;
+                sys.accelerations(t_new, &b.x, &b.v, &mut b.a).at(t_new)?;
+                self.info.rhs_evals += 1;
+                if !all_finite(&b.x) || !all_finite(&b.v) || !all_finite(&b.a) {
+                    return Err(Error::NonFinite { t: t_new });
+                }
+                Ok(())
+            })();
+            if let Err(e) = r {
+                self.b.x.copy_from_slice(&self.b.x_prev);
+                self.b.v.copy_from_slice(&self.b.v_prev);
+                return Err(e);
             }
             let b = &mut self.b;
-            // (3) implicit stage and accelerations at the half station.
-            sys.implicit_stage(t_half, &self.xh, &b.v, 0.5 * h)
-                .at(t_half)?;
-            sys.accelerations(t_half, &self.xh, &self.vh, &mut self.ah)
-                .at(t_half)?;
-            self.info.rhs_evals += 1;
-            // (4) v^{n+1} = vⁿ + h a^{n+½}
-            for i in 0..b.nv {
-                b.v[i] += h * self.ah[i];
-            }
-            // (5) x^{n+1} = xⁿ + h N v^{n+½}
-            sys.advance_positions(&b.x, &self.vh, h, &mut b.tmp_x)
-                .at(t)?;
-            std::mem::swap(&mut b.x, &mut b.tmp_x);
-            // (6) implicit stage and accelerations at the integer station.
-            sys.implicit_stage(t_new, &b.x, &self.vh, 0.5 * h)
-                .at(t_new)?;
-            sys.accelerations(t_new, &b.x, &b.v, &mut b.a).at(t_new)?;
-            self.info.rhs_evals += 1;
-            if !all_finite(&b.x) || !all_finite(&b.v) || !all_finite(&b.a) {
-                return Err(Error::NonFinite { t: t_new });
-            }
             b.t = t_new;
             self.info.accepted_steps += 1;
             while let Some(ts) = cursor.next_before(t_out, dir, t_new) {

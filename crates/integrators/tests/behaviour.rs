@@ -375,3 +375,49 @@ fn backward_integration_and_per_component_atol() {
         EmbeddedRk::rk45(4, bad).integrate(&mut Kepler::default(), 0.0, &y_end, 1.0, &[], &mut ());
     assert!(matches!(r, Err(Error::InvalidInput(_))));
 }
+
+/// Partitioned oscillator whose accelerations fail for t > 1.
+#[derive(Debug)]
+struct PartFails;
+impl PartitionedSystem for PartFails {
+    fn dim_positions(&self) -> usize {
+        1
+    }
+    fn dim_velocities(&self) -> usize {
+        1
+    }
+    fn accelerations(
+        &mut self,
+        t: f64,
+        x: &[f64],
+        _v: &[f64],
+        a: &mut [f64],
+    ) -> Result<(), SystemError> {
+        if t > 1.0 {
+            return Err(SystemError::new("body 2: inertia not positive"));
+        }
+        a[0] = -x[0];
+        Ok(())
+    }
+}
+
+#[test]
+fn partitioned_errors_roll_back_to_the_last_station() {
+    let h = 0.01;
+    let mut cd = CentralDifference::new(1, 1, StaggeredParams::new(h));
+    let r = cd.integrate(&mut PartFails, 0.0, &[1.0], &[0.0], 3.0, &[], &mut ());
+    assert!(matches!(r, Err(Error::System { .. })), "{r:?}");
+    let mut ts = TwoStageStaggered::new(1, 1, StaggeredParams::new(h));
+    let r = ts.integrate(&mut PartFails, 0.0, &[1.0], &[0.0], 3.0, &[], &mut ());
+    assert!(matches!(r, Err(Error::System { .. })), "{r:?}");
+    for (t, x, v) in [
+        (cd.t(), cd.x()[0], cd.v()[0]),
+        (ts.t(), ts.x()[0], ts.v()[0]),
+    ] {
+        assert!(t <= 1.0 && t > 0.97, "{t}");
+        assert!(
+            (x - t.cos()).abs() < 1e-3 && (v + t.sin()).abs() < 1e-2,
+            "t {t}: {x} {v}"
+        );
+    }
+}

@@ -38,6 +38,14 @@ fn run(which: Which, tol: f64) -> (f64, Info) {
             let info = ab
                 .integrate(&mut sys, 0.0, &y0, t_end, &[], &mut ())
                 .unwrap();
+            // Variable order: the order rises with the demanded accuracy.
+            println!(
+                "ABM tol {tol:.0e}: order of the last step {}",
+                ab.last_order()
+            );
+            if tol <= 1e-9 {
+                assert!(ab.last_order() >= 7, "order {}", ab.last_order());
+            }
             (ab.y().to_vec(), info)
         }
     };

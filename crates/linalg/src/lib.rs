@@ -1,6 +1,7 @@
 //! Linear-algebra backends: dense, sparse direct, Schur-complement PCG, null-space bases
 #![doc = include_str!("../README.md")]
 
+mod backend;
 pub mod dense;
 mod error;
 pub mod nullspace;
@@ -11,6 +12,7 @@ pub mod sparse;
 pub mod synthetic;
 mod traits;
 
+pub use backend::{AnyKktSolver, AnySpdSolver, KktBackend, SpdBackend};
 pub use error::LinalgError;
 pub use par::Par;
 pub use traits::{KktSolver, SpdSolver};

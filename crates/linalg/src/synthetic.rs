@@ -68,15 +68,22 @@ fn block(sign: f64, a: &Vector3<f64>) -> DMatrix<f64> {
 impl ChainSystem {
     /// An open chain of `nb` bodies hanging from the ground.
     pub fn chain(nb: usize, seed: u64) -> Self {
-        Self::build(nb, false, seed)
+        Self::build(nb, false, seed, 0.3)
+    }
+
+    /// A chain or loop whose links deviate from the x axis by random slopes in
+    /// `[−tilt, tilt]` (`tilt = 0`: a straight chain, the worst-conditioned Schur
+    /// complement; [`Self::chain`] and [`Self::closed_loop`] use 0.3).
+    pub fn with_tilt(nb: usize, closed: bool, seed: u64, tilt: f64) -> Self {
+        Self::build(nb, closed, seed, tilt)
     }
 
     /// A closed loop: the chain with its last body also jointed to the ground.
     pub fn closed_loop(nb: usize, seed: u64) -> Self {
-        Self::build(nb, true, seed)
+        Self::build(nb, true, seed, 0.3)
     }
 
-    fn build(nb: usize, closed: bool, seed: u64) -> Self {
+    fn build(nb: usize, closed: bool, seed: u64, tilt: f64) -> Self {
         let mut rng = SplitMix64::new(seed);
         let mut masses = Vec::with_capacity(nb);
         let mut half = Vec::with_capacity(nb);
@@ -103,7 +110,7 @@ impl ChainSystem {
             mm.view_mut((3, 3), (3, 3)).copy_from(&j);
             masses.push(mm);
             // half-link vector, direction mostly along x with a random tilt
-            let dir = Vector3::new(1.0, rng.uniform(-0.3, 0.3), rng.uniform(-0.3, 0.3)).normalize();
+            let dir = Vector3::new(1.0, tilt * rng.uniform(-1.0, 1.0), tilt * rng.uniform(-1.0, 1.0)).normalize();
             half.push(dir * (0.5 * l));
         }
         let mut joints = Vec::with_capacity(nb + 1);

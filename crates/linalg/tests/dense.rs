@@ -21,7 +21,6 @@ fn kkt_matrix(mass: &DMatrix<f64>, phi: &DMatrix<f64>) -> DMatrix<f64> {
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: 48,
         failure_persistence: Some(Box::new(FileFailurePersistence::Direct("proptest-regressions/dense.txt"))),
         ..ProptestConfig::default()
     })]
@@ -190,4 +189,55 @@ fn trait_objects_select_backends() {
         let r = &a * DVector::from_vec(x) - DVector::from_element(6, 1.0);
         assert!(r.norm() < 1e-12);
     }
+}
+
+#[test]
+fn backends_selected_by_enum_agree() {
+    use mbs_linalg::sparse::{SparseCholeskyParams, SparseKktParams, SparsePattern};
+    use mbs_linalg::synthetic::ChainSystem;
+    use mbs_linalg::{AnyKktSolver, AnySpdSolver, KktBackend, SpdBackend};
+    let sys = ChainSystem::closed_loop(10, 4);
+    let (n, m) = (sys.n(), sys.m());
+    let (ae, av) = sys.augmented_triplets(10.0);
+    let mut dense_a = DMatrix::zeros(n, n);
+    for (&(i, j), &v) in ae.iter().zip(&av) {
+        dense_a[(i, j)] += v;
+        if i != j {
+            dense_a[(j, i)] += v;
+        }
+    }
+    let b: Vec<f64> = (0..n).map(|i| (i as f64).sin()).collect();
+    let mut results = Vec::new();
+    for backend in [
+        SpdBackend::DenseCholesky,
+        SpdBackend::DenseLdlt,
+        SpdBackend::SparseCholesky(SparsePattern::symmetric_lower(n, &ae).unwrap(), SparseCholeskyParams::default()),
+    ] {
+        let sparse = matches!(backend, SpdBackend::SparseCholesky(..));
+        let mut s = AnySpdSolver::new(backend, n).unwrap();
+        s.factor(if sparse { &av } else { dense_a.as_slice() }).unwrap();
+        let mut x = b.clone();
+        s.solve_in_place(&mut x).unwrap();
+        results.push(x);
+    }
+    assert!(rel_err_slice(&results[1], &results[0]) < 1e-10);
+    assert!(rel_err_slice(&results[2], &results[0]) < 1e-10);
+    let (me, mv) = sys.mass_triplets();
+    let (je, jv) = sys.jacobian_triplets();
+    let rhs: Vec<f64> = (0..n + m).map(|i| (i as f64).cos()).collect();
+    let mut dense = AnyKktSolver::new(KktBackend::Dense(DenseKktParams::default()), n, m).unwrap();
+    dense.factor(sys.dense_mass().as_slice(), sys.dense_jacobian().as_slice()).unwrap();
+    let mut x = rhs.clone();
+    dense.solve_in_place(&mut x).unwrap();
+    let mut sparse = AnyKktSolver::new(
+        KktBackend::Sparse { mass_entries: me, jacobian_entries: je, params: SparseKktParams::default() },
+        n,
+        m,
+    )
+    .unwrap();
+    assert_eq!(sparse.dims(), (n, m));
+    sparse.factor(&mv, &jv).unwrap();
+    let mut y = rhs.clone();
+    sparse.solve_in_place(&mut y).unwrap();
+    assert!(rel_err_slice(&y, &x) < 1e-9);
 }

@@ -101,7 +101,6 @@ fn run_all(
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: 64,
         failure_persistence: Some(Box::new(FileFailurePersistence::Direct("proptest-regressions/nullspace.txt"))),
         ..ProptestConfig::default()
     })]

@@ -272,7 +272,7 @@ fn report_iteration_counts() {
     ] {
         println!("{label}");
         println!("| bodies | topology | none | diagonal | scaled |");
-        for nb in [16, 64, 256, 1024] {
+        for nb in [16, 64, 256, 1024, 4096] {
             for closed in [false, true] {
                 let sys = if closed {
                     ChainSystem::closed_loop(nb, nb as u64)

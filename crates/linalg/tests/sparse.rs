@@ -44,7 +44,6 @@ fn random_sparse_spd(
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: 48,
         failure_persistence: Some(Box::new(FileFailurePersistence::Direct("proptest-regressions/sparse.txt"))),
         ..ProptestConfig::default()
     })]

@@ -67,6 +67,14 @@ impl CheckReport {
 }
 
 /// Validates (the model is already valid by construction) and analyses `model`.
+///
+/// ```
+/// let r = mbs::check(&mbs::builtin("double-loop")?);
+/// assert_eq!((r.grubler_mobility, r.rank_mobility, r.redundant), (-2, Some(4), Some(6)));
+/// assert_eq!(r.loops, 2);
+/// assert!(r.initial_state_consistent());
+/// # Ok::<(), mbs::Error>(())
+/// ```
 pub fn check(model: &Model) -> CheckReport {
     let n = model.n_bodies();
     let holonomic: usize = model

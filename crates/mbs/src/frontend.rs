@@ -30,6 +30,9 @@ pub struct RunSpec<'a> {
     pub t_end: f64,
     /// Output times, increasing, inside `[initial.t, t_end]`; the first is `initial.t`.
     pub output_times: &'a [f64],
+    /// A coordinate or velocity beyond this magnitude means the run diverged: stop
+    /// with a [`FrontEndErrorKind::Failed`] error naming the body.
+    pub divergence_limit: f64,
 }
 
 /// One output sample.
@@ -70,7 +73,7 @@ pub trait SampleSink {
 }
 
 /// Integration statistics of a run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RunStats {
     /// Accepted steps.
     pub accepted_steps: usize,
@@ -86,6 +89,9 @@ pub struct RunStats {
     pub multiplier_iterations: usize,
     /// Projections applied (positions and velocities).
     pub projections: usize,
+    /// Seconds spent integrating, if the front-end measured it separately from its
+    /// output post-processing (the facade's wall time otherwise).
+    pub integration_seconds: Option<f64>,
 }
 
 impl From<mbs_integrators::Info> for RunStats {
@@ -98,6 +104,7 @@ impl From<mbs_integrators::Info> for RunStats {
             newton_iterations: i.newton_iterations,
             multiplier_iterations: 0,
             projections: i.projections_applied,
+            integration_seconds: None,
         }
     }
 }
@@ -125,8 +132,8 @@ pub struct FrontEndError {
     pub location: Option<String>,
     /// What happened.
     pub message: String,
-    /// Statistics up to the failure.
-    pub stats: RunStats,
+    /// Statistics up to the failure (boxed to keep the error small).
+    pub stats: Box<RunStats>,
 }
 
 impl FrontEndError {
@@ -137,7 +144,7 @@ impl FrontEndError {
             t: Some(t),
             location: None,
             message: message.into(),
-            stats: RunStats::default(),
+            stats: Box::default(),
         }
     }
     /// Settings the front-end cannot run with.
@@ -147,7 +154,7 @@ impl FrontEndError {
             t: None,
             location: None,
             message: message.into(),
-            stats: RunStats::default(),
+            stats: Box::default(),
         }
     }
     /// A feature the front-end does not have.
@@ -157,7 +164,7 @@ impl FrontEndError {
             t: None,
             location: None,
             message: message.into(),
-            stats: RunStats::default(),
+            stats: Box::default(),
         }
     }
     /// The same error, naming the element involved.
@@ -167,7 +174,7 @@ impl FrontEndError {
     }
     /// The same error with statistics.
     pub fn with_stats(mut self, stats: RunStats) -> Self {
-        self.stats = stats;
+        self.stats = Box::new(stats);
         self
     }
 }
@@ -194,6 +201,33 @@ impl std::error::Error for FrontEndError {}
 /// A formulation the facade can run. Built by [`crate::registry::build_front_end`] from
 /// a [`crate::Method`] and a model (the adapter keeps what it needs of the model and
 /// preallocates its workspace there).
+///
+/// A user's own formulation plugs in the same way, through
+/// [`crate::Simulation::run_front_end`]:
+///
+/// ```
+/// use mbs::frontend::{FrontEnd, FrontEndError, RunSpec, RunStats, Sample, SampleSink};
+/// /// A "method" that never moves: every sample is the initial state.
+/// struct Frozen;
+/// impl FrontEnd for Frozen {
+///     fn name(&self) -> String {
+///         "frozen".into()
+///     }
+///     fn run(&mut self, spec: &RunSpec<'_>, sink: &mut dyn SampleSink) -> Result<RunStats, FrontEndError> {
+///         for &t in spec.output_times {
+///             let mut s = spec.initial.clone();
+///             s.t = t;
+///             sink.sample(Sample::new(s));
+///         }
+///         Ok(RunStats::default())
+///     }
+/// }
+/// let sim = mbs::Simulation::builtin("five-bar")?.t_end(1.0).samples(4);
+/// let traj = sim.run_front_end(&mut Frozen, |_| {})?;
+/// assert_eq!(traj.len(), 5);
+/// assert!(traj.max_phi() < 1e-12 && traj.energy_drift() == 0.0);
+/// # Ok::<(), mbs::Error>(())
+/// ```
 pub trait FrontEnd {
     /// The method's name with its parameters (as `Method`'s `Display`).
     fn name(&self) -> String;

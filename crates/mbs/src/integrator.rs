@@ -13,6 +13,16 @@ pub const DEFAULT_TOL: f64 = 1e-6;
 pub const DEFAULT_STEP: f64 = 1e-3;
 
 /// An integrator of `mbs-integrators` with its settings.
+///
+/// ```
+/// use mbs::IntegratorChoice;
+/// let i = IntegratorChoice::from_name("rk45", Some(1e-8), None, None)?;
+/// assert_eq!(i, IntegratorChoice::Rk45 { rtol: 1e-8, atol: 1e-8 });
+/// let j: IntegratorChoice = "midpoint:h=0.001".parse()?;
+/// assert_eq!(j.step(), Some(0.001));
+/// assert!(IntegratorChoice::from_name("midpoint", Some(1e-6), None, None).is_err());
+/// # Ok::<(), mbs::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum IntegratorChoice {
     /// Dormand–Prince 5(4), adaptive.

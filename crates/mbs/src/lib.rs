@@ -35,6 +35,7 @@ pub mod check;
 pub mod compare;
 pub mod error;
 pub mod frontend;
+pub mod frontends;
 pub mod integrator;
 pub mod measure;
 pub mod method;

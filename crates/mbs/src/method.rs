@@ -59,6 +59,16 @@ pub enum Stabilization {
 }
 
 /// A dynamics formulation (front-end) with its parameters. Symbols as in NOTATION.md.
+///
+/// ```
+/// use mbs::Method;
+/// let m: Method = "alf-index1:alpha=1e6:every=10".parse()?;
+/// assert!(matches!(m, Method::Alf { alpha: 1e6, projection_every: 10, .. }));
+/// assert_eq!(m.to_string(), "alf-index1:alpha=1e6:every=10");
+/// let e = "alf-index7".parse::<Method>().unwrap_err();
+/// assert!(e.to_string().contains("valid methods: lagrange"));
+/// # Ok::<(), mbs::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum Method {
     /// Lagrange multipliers, M q̈ + Φ_qᵀ λ = Q, Φ_q q̈ = γ (Bayo–Ledesma eq 4), optionally
@@ -93,13 +103,9 @@ pub enum Method {
     AlfIndex3 {
         /// Penalty α.
         alpha: f64,
-        /// Damping ratio μ.
-        mu: f64,
-        /// Natural frequency Ω.
-        omega: f64,
-        /// Maximum iterations per step.
+        /// Maximum Newton (augmented-Lagrangian) iterations per step.
         max_iter: usize,
-        /// Convergence tolerance.
+        /// Newton tolerance on ‖Δq‖∞/(1 + ‖q‖∞) and ‖Φ‖∞/(1 + ‖q‖∞).
         tol: f64,
     },
     /// Chiou's penalty constraint stabilization, λ = Φ/ε (sec 5.3).
@@ -257,7 +263,7 @@ impl Method {
             alpha: 1e7,
             mu: 1.0,
             omega: 10.0,
-            max_iter: 10,
+            max_iter: 20,
             tol: 1e-12,
             projection_every,
         };
@@ -285,10 +291,8 @@ impl Method {
             "alf-index1" => alf(1),
             "alf-index3" => Method::AlfIndex3 {
                 alpha: 1e7,
-                mu: 1.0,
-                omega: 10.0,
-                max_iter: 10,
-                tol: 1e-12,
+                max_iter: 25,
+                tol: 1e-11,
             },
             "penalty" => Method::Penalty {
                 epsilon: 1e-6,
@@ -406,14 +410,10 @@ impl Method {
             ],
             Method::AlfIndex3 {
                 alpha,
-                mu,
-                omega,
                 max_iter,
                 tol,
             } => vec![
                 ("alpha", f(*alpha)),
-                ("mu", f(*mu)),
-                ("omega", f(*omega)),
                 ("iter", max_iter.to_string()),
                 ("tol", f(*tol)),
             ],
@@ -487,16 +487,12 @@ impl Method {
                 | Method::AlfDca { alpha, .. },
                 "alpha",
             ) => *alpha = parse_f64(el, key, value, true)?,
-            (
-                Method::Alf { mu, .. } | Method::AlfIndex3 { mu, .. } | Method::AlfDca { mu, .. },
-                "mu",
-            ) => *mu = parse_f64(el, key, value, false)?,
-            (
-                Method::Alf { omega, .. }
-                | Method::AlfIndex3 { omega, .. }
-                | Method::AlfDca { omega, .. },
-                "omega",
-            ) => *omega = parse_f64(el, key, value, false)?,
+            (Method::Alf { mu, .. } | Method::AlfDca { mu, .. }, "mu") => {
+                *mu = parse_f64(el, key, value, false)?
+            }
+            (Method::Alf { omega, .. } | Method::AlfDca { omega, .. }, "omega") => {
+                *omega = parse_f64(el, key, value, false)?
+            }
             (
                 Method::Alf { max_iter, .. }
                 | Method::AlfIndex3 { max_iter, .. }

@@ -49,6 +49,18 @@ impl Series {
 }
 
 /// A line chart: title, axis labels, series, linear or logarithmic y axis.
+///
+/// ```
+/// use mbs::plot::{LineChart, Series};
+/// let t: Vec<f64> = (0..50).map(|k| k as f64 * 0.1).collect();
+/// let chart = LineChart::new("decay", "t [s]", "‖Φ‖")
+///     .with(Series::new("exp", t.clone(), t.iter().map(|t| (-t).exp()).collect()))
+///     .log();
+/// let dir = std::env::temp_dir().join("mbs-doc-plot");
+/// let files = chart.write_png_svg(&dir, "decay")?;  // no system fonts needed
+/// assert_eq!(files.len(), 2);
+/// # Ok::<(), mbs::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct LineChart {
     /// Title.

@@ -19,16 +19,20 @@ fn not_implemented(method: &Method, krate: &str) -> Error {
 /// A method whose front-end does not exist yet gives [`Error::NotImplemented`] (never a
 /// panic).
 pub fn build_front_end(method: &Method, model: &Model) -> Result<Box<dyn FrontEnd>, Error> {
-    let _ = model;
-    match method {
-        Method::Lagrange { .. }
-        | Method::Alf { .. }
-        | Method::AlfIndex3 { .. }
-        | Method::Penalty { .. } => Err(not_implemented(method, "mbs-alf")),
-        Method::AlfDca { .. } => Err(not_implemented(method, "mbs-dca")),
-        Method::Hdca => Err(not_implemented(method, "mbs-hdca")),
-        Method::Complement { .. } => Err(not_implemented(method, "mbs-complement")),
-    }
+    use crate::frontends::alf::{Index1FrontEnd, Index3FrontEnd, PenaltyFrontEnd};
+    let built: Option<Box<dyn FrontEnd>> = match method {
+        Method::Lagrange { .. } | Method::Alf { .. } => {
+            Index1FrontEnd::new(method, model).map(|f| Box::new(f) as Box<dyn FrontEnd>)
+        }
+        Method::AlfIndex3 { .. } => {
+            Index3FrontEnd::new(method, model).map(|f| Box::new(f) as Box<dyn FrontEnd>)
+        }
+        Method::Penalty { .. } => PenaltyFrontEnd::new(method, model).map(|f| Box::new(f) as Box<dyn FrontEnd>),
+        Method::AlfDca { .. } => return Err(not_implemented(method, "mbs-dca")),
+        Method::Hdca => return Err(not_implemented(method, "mbs-hdca")),
+        Method::Complement { .. } => return Err(not_implemented(method, "mbs-complement")),
+    };
+    built.ok_or_else(|| not_implemented(method, "mbs-alf"))
 }
 
 /// Whether `method` has a front-end (without building one).

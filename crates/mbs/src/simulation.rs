@@ -55,19 +55,20 @@ impl Progress {
 /// A simulation to run: what, how, how long, and what to record.
 ///
 /// ```
-/// use mbs::{IntegratorChoice, Method, Simulation};
-/// let sim = Simulation::builtin("double-pendulum")?
+/// use mbs::{IntegratorChoice, Simulation};
+/// let sim = Simulation::builtin("five-bar")?
 ///     .method("alf-index1".parse()?)
-///     .integrator(IntegratorChoice::Midpoint { h: 1e-3 })
-///     .t_end(1.0)
-///     .samples(100);
-/// assert_eq!(sim.output_times()?.len(), 101);
-/// match sim.run() {
-///     Ok(traj) => assert_eq!(traj.len(), 101),
-///     // the front-end may not be plugged in yet in this build
-///     Err(mbs::Error::NotImplemented { .. }) => {}
-///     Err(e) => panic!("{e}"),
-/// }
+///     .integrator(IntegratorChoice::Rk45 { rtol: 1e-6, atol: 1e-6 })
+///     .t_end(0.5)
+///     .samples(50);
+/// assert_eq!(sim.output_times()?.len(), 51);
+/// let mut last = 0.0;
+/// let traj = sim.run_with_progress(|p| last = p.fraction())?;
+/// assert_eq!(last, 1.0);
+/// assert_eq!(traj.len(), 51);
+/// assert!(traj.max_phi() < 1e-5);          // ‖Φ‖ measured by the facade
+/// assert!(traj.energy_drift() < 1e-4);     // conservative: E stays put
+/// assert!(traj.stats.rhs_evals > 0);
 /// # Ok::<(), mbs::Error>(())
 /// ```
 #[derive(Clone, Debug)]
@@ -204,11 +205,13 @@ impl Simulation {
                         dt,
                     ));
                 }
-                let n = ((t_end - t0) / dt).floor() as usize;
-                let mut v: Vec<f64> = (0..=n).map(|k| t0 + k as f64 * dt).collect();
-                if t_end - v[v.len() - 1] > 1e-12 * dt {
-                    v.push(t_end);
-                }
+                // grid points strictly before t_end (up to rounding), then t_end itself
+                let n = ((t_end - t0) / dt * (1.0 + 1e-12)).floor() as usize;
+                let mut v: Vec<f64> = (0..=n)
+                    .map(|k| t0 + k as f64 * dt)
+                    .filter(|t| *t < t_end - 1e-9 * dt)
+                    .collect();
+                v.push(t_end);
                 v
             }
             Sampling::Times(v) => {
@@ -263,6 +266,7 @@ impl Simulation {
             integrator: self.integrator,
             t_end: self.t_end,
             output_times: &times,
+            divergence_limit: self.divergence_limit,
         };
         let mut rec = Recorder {
             samples: Vec::with_capacity(times.len()),
@@ -275,13 +279,13 @@ impl Simulation {
         };
         let start = Instant::now();
         let result = front_end.run(&spec, &mut rec);
-        let wall_time = start.elapsed().as_secs_f64();
+        let elapsed = start.elapsed().as_secs_f64();
         let (stats, failure) = match result {
             Ok(stats) => match rec.diverged.take() {
                 Some(e) => (stats, Some(e.with_stats(stats))),
                 None => (stats, None),
             },
-            Err(e) => (e.stats, Some(e)),
+            Err(e) => (*e.stats, Some(e)),
         };
         if let Some(e) = &failure {
             match e.kind {
@@ -300,6 +304,7 @@ impl Simulation {
                 FrontEndErrorKind::Failed => {}
             }
         }
+        let wall_time = stats.integration_seconds.unwrap_or(elapsed);
         let samples = std::mem::take(&mut rec.samples);
         let body_names = std::mem::take(&mut rec.body_names);
         let mut traj = self.trajectory(front_end.name(), body_names, samples, stats, wall_time);

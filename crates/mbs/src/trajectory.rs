@@ -14,6 +14,22 @@ use crate::frontend::RunStats;
 
 /// A simulated trajectory. Sample `k` is at time `t[k]`; every per-sample vector has
 /// `t.len()` entries. Quantities a method cannot provide are `None` (per sample) or NaN.
+///
+/// ```
+/// let traj = mbs::Simulation::builtin("double-pendulum")?
+///     .method("alf-index3".parse()?)
+///     .integrator("trapezoidal:h=0.01".parse()?)
+///     .t_end(0.2)
+///     .samples(20)
+///     .run()?;
+/// let tip = traj.body_index("link2").unwrap();
+/// assert!(traj.position(20, tip).y < 0.0);               // it falls
+/// assert!(traj.multipliers[20].is_some());                // ALF-INDEX3 gives λ*
+/// let dir = std::env::temp_dir().join("mbs-doc-trajectory");
+/// let files = traj.write_all(&dir)?;                       // CSV, JSON, multipliers
+/// assert!(files.iter().all(|f| f.exists()));
+/// # Ok::<(), mbs::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Trajectory {
     /// Model name.

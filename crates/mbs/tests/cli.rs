@@ -293,18 +293,19 @@ fn diverging_simulation_is_exit_1_and_writes_partial_output() {
         return;
     };
     let d = tmp("diverge");
-    // explicit central differences with a step far beyond stability
+    // explicit central differences with a step far beyond the stability limit of the
+    // stiff spring (k = 1e8)
     let o = mbs(&[
         "run",
-        "five-bar",
+        "andrews-squeezer-stiff-spring",
         "--method",
         method,
         "--integrator",
         "central-difference",
         "--h",
-        "0.5",
+        "0.01",
         "--t-end",
-        "200",
+        "1",
         "--out",
         d.to_str().unwrap(),
         "-q",

@@ -3,7 +3,7 @@
 //!
 //! A [`Model`] is immutable and validated; elements are addressed by typed ids
 //! ([`BodyId`], [`MarkerId`], [`JointId`], …). Build one with [`ModelBuilder`], or
-//! read one from a JSON or TOML file ([`file`], schema in `crates/model/SCHEMA.md`):
+//! read one from a JSON or TOML file ([`mod@file`], schema in `crates/model/SCHEMA.md`):
 //! [`Model::load`], [`Model::from_toml_str`], [`Model::from_json_str`]. Every model
 //! carries its [`Topology`] (spanning tree, cut joints, loops, Grübler count and the
 //! binary [`AssemblyTree`] of the divide-and-conquer front-ends).

@@ -375,3 +375,44 @@ proptest! {
         prop_assert_eq!(&back, &model);
     }
 }
+
+#[test]
+fn integers_are_accepted_for_numbers() {
+    let m = Model::from_toml_str(
+        r#"
+        gravity = [0, -10, 0]
+        [[bodies]]
+        name = "b"
+        mass = 2
+        inertia = [[1, 0, 0], [0, 2, 0], [0, 0, 3]]
+        position = [1, 2, 3]
+        [[markers]]
+        name = "m"
+        body = "b"
+        [[forces]]
+        type = "point_force"
+        name = "f"
+        marker = "m"
+        force = [1, -2, { type = "polynomial", coefficients = [0, 1] }]
+        "#,
+    )
+    .unwrap();
+    assert_eq!(m.body(mbs_model::BodyId(0)).mass, 2.0);
+    assert_eq!(
+        m.body(mbs_model::BodyId(0)).inertia,
+        Matrix3::from_diagonal(&Vector3::new(1.0, 2.0, 3.0))
+    );
+    assert_eq!(m.gravity(), Vector3::new(0.0, -10.0, 0.0));
+    assert_round_trips(&m);
+}
+
+#[test]
+fn json_output_keeps_number_arrays_on_one_line() {
+    let m = Model::load(examples_dir().join("double_pendulum.toml")).unwrap();
+    let json = m.to_json_string();
+    assert!(json.contains(r#""gravity": [0.0, -9.81, 0.0]"#), "{json}");
+    assert!(
+        json.contains(r#""orientation": [1.0, 0.0, 0.0, 0.0]"#),
+        "{json}"
+    );
+}

@@ -222,3 +222,27 @@ impl Kin1 {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Product and chain rules against closed forms of functions of time:
+    /// x(t) = sin t, y(t) = t², g(x) = exp(x).
+    #[test]
+    fn product_and_chain_rules() {
+        let t: f64 = 0.7;
+        let x = Kin1::time([t.sin(), t.cos(), -t.sin()]);
+        let y = Kin1::time([t * t, 2.0 * t, 2.0]);
+        let p = x.mul(&y);
+        // (x y)¨ = ẍ y + 2 ẋ ẏ + x ÿ
+        let expect = -t.sin() * t * t + 4.0 * t * t.cos() + 2.0 * t.sin();
+        assert!((p.acc[0] - expect).abs() < 1e-14);
+        assert!((p.vt[0] - (t.cos() * t * t + 2.0 * t * t.sin())).abs() < 1e-14);
+        let e = x.v().exp();
+        let g = x.chain([e, e, e]);
+        // (exp∘sin)¨ = exp(sin t)(cos² t − sin t)
+        assert!((g.acc[0] - e * (t.cos().powi(2) - t.sin())).abs() < 1e-14);
+        assert!((g.vel[0] - e * t.cos()).abs() < 1e-14);
+    }
+}

@@ -1,0 +1,314 @@
+//! [`AlfDca`]: the ALF-DCA front-end as an ODE system, its workspace and statistics.
+//!
+//! # State layout
+//! y = [q; v] with, per body i (absolute coordinates, `Layout::EulerParamsOmega`):
+//! `q[7i..7i+3]` = r, `q[7i+3..7i+7]` = p (Euler parameters, scalar first);
+//! `v[6i..6i+3]` = ṙ, `v[6i+3..6i+6]` = ω' (body-frame angular velocity). So
+//! `dim = 13 n`, `y[..7n]` = q, `y[7n..]` = v, and ẏ = [ṙ; ½G(p)ᵀω'; r̈; ω̇'].
+//!
+//! The paper writes the bodies' equations in q̇ = [ṙ, ṗ] with a singular 7×7 mass
+//! matrix and one normalization constraint per body (eqs 1–8). We use the equivalent
+//! velocities [ṙ, ω'] (NOTATION.md): the mass block diag(mI, J') is positive
+//! definite, so the normalization rows and their multipliers λᴺ (eqs 4–5, 7–8) are
+//! not needed; the joint rows, their multipliers and every assembly/disassembly
+//! formula are unchanged (Φ_{q} are then the [ṙ; ω'] Jacobian blocks). The
+//! accelerations are the same physical ones: ω̇' = 2G p̈. The Euler parameters are
+//! renormalized by the position projection.
+
+use std::sync::Arc;
+
+use mbs_constraints::{SystemLayout, Workspace};
+use mbs_kinematics::euler_params::g_matrix;
+use mbs_model::{BodyId, Layout, Model, State};
+use nalgebra::{DVector, Matrix3, Vector4, Vector6};
+
+use crate::assembly::{Ctx, matrix_node, vector_up};
+use crate::disassembly::{gather, vector_down};
+use crate::error::DcaError;
+use crate::handles::Plan;
+use crate::params::DcaParams;
+use crate::tree::{Par, down, up};
+
+/// Counters of an [`AlfDca`] since construction (or [`AlfDca::reset_stats`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DcaStats {
+    /// Acceleration evaluations (right-hand sides).
+    pub evaluations: usize,
+    /// Multiplier iterations over all evaluations (eqs 6–8, 17).
+    pub iterations: usize,
+    /// Multiplier iterations of the last evaluation.
+    pub last_iterations: usize,
+    /// Evaluations that stopped at the iteration cap without meeting ε_a.
+    pub unconverged: usize,
+    /// Matrix passes (formation of the M_ij of eqs 27–30).
+    pub matrix_passes: usize,
+    /// Projections applied (positions and velocities).
+    pub projections: usize,
+    /// Position-projection iterations over all projections.
+    pub position_iterations: usize,
+    /// Velocity-projection iterations over all projections.
+    pub velocity_iterations: usize,
+    /// Projections whose position or velocity iterations stopped at the cap.
+    pub unconverged_projections: usize,
+}
+
+/// ALF-DCA (Malczyk & Frączek 2012) for an `mbs-model` [`Model`]: parallel
+/// divide-and-conquer assembly/disassembly with augmented-Lagrangian multiplier
+/// iterations and DCA-form mass-orthogonal projections. See the crate docs.
+#[derive(Debug)]
+pub struct AlfDca {
+    pub(crate) model: Arc<Model>,
+    pub(crate) sys: SystemLayout,
+    pub(crate) ws: Workspace,
+    pub(crate) state: State,
+    pub(crate) params: DcaParams,
+    pub(crate) plan: Plan,
+    pub(crate) masses: Vec<f64>,
+    pub(crate) inertias: Vec<Matrix3<f64>>,
+    /// Per entry γ̄ (accelerations) or Φ (positions) or Φ_t (velocities).
+    pub(crate) c: Vec<Vector6<f64>>,
+    /// Per entry multipliers λ* of the current iteration.
+    pub(crate) lambda: Vec<Vector6<f64>>,
+    /// Per entry λ* + α c.
+    pub(crate) w: Vec<Vector6<f64>>,
+    pub(crate) leaf_rhs: Vec<f64>,
+    pub(crate) forces: Vec<f64>,
+    pub(crate) sol: Vec<f64>,
+    pub(crate) prev: Vec<f64>,
+    pub(crate) acc: Vec<f64>,
+    pub(crate) correction: Vec<f64>,
+    pub(crate) multipliers: Vec<f64>,
+    /// Positions, time and level (holonomic rows only?) at which the matrices were
+    /// formed.
+    pub(crate) cache_q: Vec<f64>,
+    pub(crate) cache_t: f64,
+    pub(crate) cache_level: Option<bool>,
+    pub(crate) stats: DcaStats,
+    pub(crate) hook_calls: usize,
+}
+
+impl AlfDca {
+    /// Builds the front-end and its workspace (all storage allocated here).
+    pub fn new(model: Arc<Model>, params: DcaParams) -> Self {
+        let sys = SystemLayout::new(&model, Layout::EulerParamsOmega);
+        let ws = Workspace::new(&sys);
+        let n = model.n_bodies();
+        let ne = sys.entries().len();
+        let plan = Plan::new(&model, &sys);
+        Self {
+            state: State::zeros(Layout::EulerParamsOmega, n),
+            masses: (0..n).map(|b| sys.mass(b)).collect(),
+            inertias: (0..n).map(|b| *sys.inertia(b)).collect(),
+            c: vec![Vector6::zeros(); ne],
+            lambda: vec![Vector6::zeros(); ne],
+            w: vec![Vector6::zeros(); ne],
+            leaf_rhs: vec![0.0; 6 * n],
+            forces: vec![0.0; 6 * n],
+            sol: vec![0.0; 6 * n],
+            prev: vec![0.0; 6 * n],
+            acc: vec![0.0; 6 * n],
+            correction: vec![0.0; 6 * n],
+            multipliers: vec![0.0; sys.n_rows()],
+            cache_q: vec![0.0; 7 * n],
+            cache_t: 0.0,
+            cache_level: None,
+            stats: DcaStats::default(),
+            hook_calls: 0,
+            model,
+            sys,
+            ws,
+            params,
+            plan,
+        }
+    }
+
+    /// The model.
+    pub fn model(&self) -> &Arc<Model> {
+        &self.model
+    }
+    /// The parameters.
+    pub fn params(&self) -> &DcaParams {
+        &self.params
+    }
+    /// Changes the parameters (the workspace is kept).
+    pub fn set_params(&mut self, params: DcaParams) {
+        self.params = params;
+        self.cache_level = None;
+    }
+    /// The constraint layout (rows of [`Self::multipliers`]), in `Layout::EulerParamsOmega`.
+    pub fn layout(&self) -> &SystemLayout {
+        &self.sys
+    }
+    /// The counters.
+    pub fn stats(&self) -> &DcaStats {
+        &self.stats
+    }
+    /// Resets the counters.
+    pub fn reset_stats(&mut self) {
+        self.stats = DcaStats::default();
+    }
+    /// Number of bodies.
+    pub fn n_bodies(&self) -> usize {
+        self.model.n_bodies()
+    }
+    /// Largest number of handles of a sub-assembly (2 for chains and single loops).
+    pub fn max_handles(&self) -> usize {
+        self.plan.max_handles()
+    }
+
+    /// The model's initial state as y = [q; v] (see the module docs).
+    pub fn initial_state(&self) -> Vec<f64> {
+        let s = State::initial(&self.model, Layout::EulerParamsOmega);
+        let mut y = s.q.as_slice().to_vec();
+        y.extend_from_slice(s.v.as_slice());
+        y
+    }
+
+    /// y = [q; v] of a state in any layout.
+    pub fn from_state(&self, state: &State) -> Vec<f64> {
+        let s = state.to_layout(Layout::EulerParamsOmega);
+        let mut y = s.q.as_slice().to_vec();
+        y.extend_from_slice(s.v.as_slice());
+        y
+    }
+
+    /// The state (t, y) as an absolute-coordinate [`State`] in `Layout::EulerParamsOmega`.
+    pub fn to_state(&self, t: f64, y: &[f64]) -> State {
+        let nq = 7 * self.n_bodies();
+        State {
+            layout: Layout::EulerParamsOmega,
+            t,
+            q: DVector::from_column_slice(&y[..nq]),
+            v: DVector::from_column_slice(&y[nq..]),
+        }
+    }
+
+    /// Accelerations [r̈; ω̇'] (6 per body) of the last evaluation.
+    pub fn accelerations(&self) -> &[f64] {
+        &self.acc
+    }
+
+    /// Multipliers λ of the last evaluation, one per row of [`Self::layout`] (eq 17:
+    /// λ = λ* + α(Φ_q q̈ + γ̄) after the last iteration; NOTATION sign: Φ_qᵀλ is the
+    /// constraint force on the left-hand side).
+    pub fn multipliers(&self) -> &[f64] {
+        &self.multipliers
+    }
+
+    pub(crate) fn body_name(&self, b: usize) -> String {
+        self.model.body(BodyId(b)).name.clone()
+    }
+
+    pub(crate) fn check_len(&self, what: &'static str, expected: usize, got: usize) -> Result<(), DcaError> {
+        if expected == got {
+            Ok(())
+        } else {
+            Err(DcaError::Dimension { what, expected, got })
+        }
+    }
+
+    /// Loads (t, y) into the scratch state.
+    pub(crate) fn load(&mut self, t: f64, y: &[f64]) -> Result<(), DcaError> {
+        let n = self.n_bodies();
+        self.check_len("state y", 13 * n, y.len())?;
+        self.state.t = t;
+        self.state.q.as_mut_slice().copy_from_slice(&y[..7 * n]);
+        self.state.v.as_mut_slice().copy_from_slice(&y[7 * n..]);
+        Ok(())
+    }
+
+    /// Forms the matrices of every node at the evaluated positions (eqs 27–30),
+    /// unless they were formed at the same (t, q) and level.
+    pub(crate) fn form_matrices(&mut self, holonomic_only: bool) -> Result<(), DcaError> {
+        let t = self.state.t;
+        if self.cache_level == Some(holonomic_only)
+            && self.cache_t == t
+            && self.cache_q.as_slice() == self.state.q.as_slice()
+        {
+            return Ok(());
+        }
+        let ctx = Ctx {
+            blocks: self.ws.blocks(),
+            mass: &self.masses,
+            inertia: &self.inertias,
+            alpha: self.params.alpha,
+            holonomic_only,
+            w: &self.w,
+            leaf_rhs: &self.leaf_rhs,
+        };
+        let par = self.par();
+        self.cache_level = None;
+        let r = up(&mut self.plan.nodes, par, &|n, k| matrix_node(n, k, &ctx));
+        if let Err(bodies) = r {
+            let names: Vec<String> = bodies.iter().map(|&b| format!("`{}`", self.body_name(b))).collect();
+            return Err(DcaError::NotPositiveDefinite {
+                t,
+                bodies: names.join(", "),
+                what: "the eliminated block K_EE",
+            });
+        }
+        self.cache_q.copy_from_slice(self.state.q.as_slice());
+        self.cache_t = t;
+        self.cache_level = Some(holonomic_only);
+        self.stats.matrix_passes += 1;
+        Ok(())
+    }
+
+    /// One assembly–disassembly vector pass with the current `w` and `leaf_rhs`:
+    /// solves (M + Φ_qᵀαΦ_q) x = leaf_rhs − Φ_qᵀ w into `sol`.
+    pub(crate) fn solve(&mut self, holonomic_only: bool) {
+        let ctx = Ctx {
+            blocks: self.ws.blocks(),
+            mass: &self.masses,
+            inertia: &self.inertias,
+            alpha: self.params.alpha,
+            holonomic_only,
+            w: &self.w,
+            leaf_rhs: &self.leaf_rhs,
+        };
+        let par = self.par();
+        // vector_up cannot fail (the factorizations were checked in the matrix pass).
+        let _ = up(&mut self.plan.nodes, par, &|n, k| vector_up(n, k, &ctx));
+        down(&mut self.plan.nodes, None, par, &|n, p| vector_down(n, p));
+        gather(&self.plan, &mut self.sol);
+    }
+
+    fn par(&self) -> Par {
+        Par {
+            enabled: self.params.parallel,
+            min_bodies: self.params.parallel_min_bodies,
+        }
+    }
+
+    /// ẏ = [ṙ; ½G(p)ᵀω'; accelerations] from the loaded state and `acc`.
+    pub(crate) fn write_derivative(&self, dydt: &mut [f64]) {
+        let n = self.n_bodies();
+        let (q, v) = (self.state.q.as_slice(), self.state.v.as_slice());
+        for b in 0..n {
+            dydt[7 * b..7 * b + 3].copy_from_slice(&v[6 * b..6 * b + 3]);
+            let p = Vector4::new(q[7 * b + 3], q[7 * b + 4], q[7 * b + 5], q[7 * b + 6]);
+            let w = nalgebra::Vector3::new(v[6 * b + 3], v[6 * b + 4], v[6 * b + 5]);
+            let pd = 0.5 * g_matrix(&p).transpose() * w;
+            dydt[7 * b + 3..7 * b + 7].copy_from_slice(pd.as_slice());
+        }
+        dydt[7 * n..].copy_from_slice(&self.acc);
+    }
+
+    /// The body velocity [ṙ; ω'] of a body of the loaded state.
+    #[inline]
+    pub(crate) fn body_velocity(&self, b: Option<BodyId>) -> Vector6<f64> {
+        match b {
+            None => Vector6::zeros(),
+            Some(id) => Vector6::from_column_slice(&self.state.v.as_slice()[6 * id.0..6 * id.0 + 6]),
+        }
+    }
+
+    /// The 6-vector of `x` (6 per body) of a body (zero for ground).
+    #[inline]
+    pub(crate) fn body_part(x: &[f64], b: Option<BodyId>) -> Vector6<f64> {
+        match b {
+            None => Vector6::zeros(),
+            Some(id) => Vector6::from_column_slice(&x[6 * id.0..6 * id.0 + 6]),
+        }
+    }
+}

@@ -1,0 +1,289 @@
+//! The divide-and-conquer velocity pass (sec 2.2): assembly (eqs 17–36), base-body
+//! connection (eqs 37–46) and disassembly, over the model's binary
+//! [`mbs_model::AssemblyTree`] with any number of handles per (compound) body.
+//!
+//! All handles are referred to the global origin (see [`crate::joint`]), so a body has
+//! one twist V⁰ and one spatial inertia M⁰, and the integral form of the equations
+//! of motion (eqs 15–16, one row per handle) of a sub-assembly reduces, after
+//! projection on the constrained directions of its boundary joints, to
+//!
+//! ```text
+//! Dᵀ_h s_h V_h = Σ_k R_hk σ_k + r_h        (h, k: boundary handles)
+//! ```
+//!
+//! with s_h = +1 on the plus side of joint h, −1 on the minus side; the jump of a
+//! joint's velocity is w = s V (plus side) + s V (minus side), and Dᵀw = 0 (eq 24).
+//! Assembly of A and B with the joints J handled between them (eqs 26–36):
+//!
+//! ```text
+//! K = R^A_JJ + R^B_JJ,  σ_J = −K⁺ (R_JE σ_E + r_J)        (eqs 26, 29)
+//! R^C = R_EE − R_EJ K⁺ R_JE,  r^C = r_E − R_EJ K⁺ r_J      (eqs 34–36)
+//! ```
+//!
+//! and at the root (base body, eqs 43, 45) σ_E = −R⁺ r over the ground joints. A
+//! leaf (eq 12 with eq 10) has R_hk = s_h s_k D_hᵀ M⁻¹ D_k and
+//! r_h = s_h D_hᵀ M⁻¹ Σ_k s_k H_k p_k. K⁺ is the pseudo-inverse of [`crate::solve`].
+
+use nalgebra::{Matrix6, Vector6};
+
+use crate::solve::pinv_psd;
+
+/// A handle: one boundary joint of a sub-assembly.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Handle {
+    pub joint: usize,
+    pub sign: f64,
+    pub off: usize,
+    pub m: usize,
+}
+
+/// Where a scalar σ of a child's boundary goes in its parent.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Slot {
+    J(usize),
+    E(usize),
+}
+
+/// Per-evaluation joint data at the origin.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct JointEval {
+    pub nf: usize,
+    pub nc: usize,
+    pub point: nalgebra::Vector3<f64>,
+    pub point_dot: nalgebra::Vector3<f64>,
+    /// H, force type at the origin.
+    pub h: [Vector6<f64>; 6],
+    /// H, motion type at the origin, and its rate.
+    pub hm: [Vector6<f64>; 6],
+    pub hm_dot: [Vector6<f64>; 6],
+    /// D, force type at the origin, and its rate.
+    pub d: [Vector6<f64>; 6],
+    pub d_dot: [Vector6<f64>; 6],
+}
+
+/// Read-only data of one evaluation.
+pub(crate) struct Ctx<'a> {
+    pub jev: &'a [JointEval],
+    pub u_off: &'a [usize],
+    pub minv: &'a [Matrix6<f64>],
+    pub momenta: &'a [f64],
+    pub tol: f64,
+    pub parallel: bool,
+    pub par_min: usize,
+}
+
+/// One node of the assembly tree with its preallocated storage.
+#[derive(Clone, Debug)]
+pub(crate) struct Node {
+    pub n_bodies: usize,
+    pub left_size: usize,
+    pub body: Option<usize>,
+    pub handles: Vec<Handle>,
+    pub me: usize,
+    pub rmat: Vec<f64>,
+    pub rvec: Vec<f64>,
+    pub handled: Vec<Handle>,
+    pub mj: usize,
+    pub map: [Vec<Slot>; 2],
+    pub k: Vec<f64>,
+    pub rje: Vec<f64>,
+    pub ymat: Vec<f64>,
+    pub yvec: Vec<f64>,
+    pub scratch: Vec<f64>,
+    pub sigma_e: Vec<f64>,
+    pub sigma_j: Vec<f64>,
+    pub v: Vector6<f64>,
+    pub dropped: usize,
+}
+
+impl Node {
+    pub(crate) fn new(
+        n_bodies: usize,
+        left_size: usize,
+        body: Option<usize>,
+        handles: Vec<Handle>,
+        handled: Vec<Handle>,
+        map: [Vec<Slot>; 2],
+    ) -> Self {
+        let me = handles.iter().map(|h| h.m).sum();
+        let mj = handled.iter().map(|h| h.m).sum();
+        Self {
+            n_bodies,
+            left_size,
+            body,
+            handles,
+            me,
+            rmat: vec![0.0; me * me],
+            rvec: vec![0.0; me],
+            handled,
+            mj,
+            map,
+            k: vec![0.0; mj * mj],
+            rje: vec![0.0; mj * me],
+            ymat: vec![0.0; mj * me],
+            yvec: vec![0.0; mj],
+            scratch: vec![0.0; mj * mj + mj],
+            sigma_e: vec![0.0; me],
+            sigma_j: vec![0.0; mj],
+            v: Vector6::zeros(),
+            dropped: 0,
+        }
+    }
+}
+
+/// Σ_k s_k H_k p_k over the tree handles of a leaf (the known part of eq 10).
+fn known_impulse(node: &Node, ctx: &Ctx) -> Vector6<f64> {
+    let mut kb = Vector6::zeros();
+    for h in &node.handles {
+        let je = &ctx.jev[h.joint];
+        let u = ctx.u_off[h.joint];
+        if u == usize::MAX {
+            continue;
+        }
+        for a in 0..je.nf {
+            kb += (h.sign * ctx.momenta[u + a]) * je.h[a];
+        }
+    }
+    kb
+}
+
+fn leaf_up(node: &mut Node, ctx: &Ctx) {
+    let b = node.body.expect("leaf");
+    let minv = &ctx.minv[b];
+    let kb = minv * known_impulse(node, ctx);
+    let me = node.me;
+    for hj in &node.handles {
+        let dj = &ctx.jev[hj.joint].d;
+        for a in 0..hj.m {
+            let w = minv * (hj.sign * dj[a]);
+            let col = hj.off + a;
+            for hi in &node.handles {
+                let di = &ctx.jev[hi.joint].d;
+                for c in 0..hi.m {
+                    node.rmat[hi.off + c + col * me] = hi.sign * di[c].dot(&w);
+                }
+            }
+            node.rvec[col] = hj.sign * dj[a].dot(&kb);
+        }
+    }
+}
+
+fn internal_up(node: &mut Node, a: &Node, b: &Node, tol: f64) {
+    let (me, mj) = (node.me, node.mj);
+    node.k.fill(0.0);
+    node.rje.fill(0.0);
+    node.rmat.fill(0.0);
+    node.rvec.fill(0.0);
+    node.yvec.fill(0.0);
+    for (x, child) in [a, b].into_iter().enumerate() {
+        let map = &node.map[x];
+        let cm = child.me;
+        for cb in 0..cm {
+            for ca in 0..cm {
+                let val = child.rmat[ca + cb * cm];
+                match (map[ca], map[cb]) {
+                    (Slot::J(i), Slot::J(j)) => node.k[i + j * mj] += val,
+                    (Slot::J(i), Slot::E(e)) => node.rje[i + e * mj] += val,
+                    (Slot::E(e), Slot::E(f)) => node.rmat[e + f * me] += val,
+                    (Slot::E(_), Slot::J(_)) => {}
+                }
+            }
+            match map[cb] {
+                Slot::J(i) => node.yvec[i] += child.rvec[cb],
+                Slot::E(e) => node.rvec[e] += child.rvec[cb],
+            }
+        }
+    }
+    node.dropped = pinv_psd(&mut node.k, mj, tol, &mut node.scratch);
+    // y = K⁺ r_J (yvec holds r_J), Y = K⁺ R_JE.
+    let rj = &mut node.scratch[..mj];
+    rj.copy_from_slice(&node.yvec);
+    for i in 0..mj {
+        node.yvec[i] = (0..mj).map(|j| node.k[i + j * mj] * rj[j]).sum();
+    }
+    for e in 0..me {
+        for i in 0..mj {
+            let mut s = 0.0;
+            for j in 0..mj {
+                s += node.k[i + j * mj] * node.rje[j + e * mj];
+            }
+            node.ymat[i + e * mj] = s;
+        }
+    }
+    // R^C = R_EE − R_JEᵀ Y, r^C = r_E − R_JEᵀ y.
+    for f in 0..me {
+        for e in 0..me {
+            let mut s = 0.0;
+            for i in 0..mj {
+                s += node.rje[i + e * mj] * node.ymat[i + f * mj];
+            }
+            node.rmat[e + f * me] -= s;
+        }
+    }
+    for e in 0..me {
+        let s: f64 = (0..mj).map(|i| node.rje[i + e * mj] * node.yvec[i]).sum();
+        node.rvec[e] -= s;
+    }
+}
+
+/// The assembly sweep over `nodes`, the post-ordered subtree of its last node.
+pub(crate) fn up(nodes: &mut [Node], ctx: &Ctx) {
+    let n = nodes.len();
+    let (sub, last) = nodes.split_at_mut(n - 1);
+    let node = &mut last[0];
+    if node.body.is_some() {
+        leaf_up(node, ctx);
+        return;
+    }
+    let (l, r) = sub.split_at_mut(node.left_size);
+    if ctx.parallel && node.n_bodies >= ctx.par_min {
+        rayon::join(|| up(l, ctx), || up(r, ctx));
+    } else {
+        up(l, ctx);
+        up(r, ctx);
+    }
+    internal_up(node, &l[l.len() - 1], &r[r.len() - 1], ctx.tol);
+}
+
+/// The disassembly sweep: σ_J from the boundary σ_E (eq 29), down to every body's
+/// twist (eq 12: M⁰ V⁰ = Σ s (D σ + H p)).
+pub(crate) fn down(nodes: &mut [Node], ctx: &Ctx) {
+    let n = nodes.len();
+    let (sub, last) = nodes.split_at_mut(n - 1);
+    let node = &mut last[0];
+    if let Some(b) = node.body {
+        let mut t = known_impulse(node, ctx);
+        for h in &node.handles {
+            let d = &ctx.jev[h.joint].d;
+            for a in 0..h.m {
+                t += (h.sign * node.sigma_e[h.off + a]) * d[a];
+            }
+        }
+        node.v = ctx.minv[b] * t;
+        return;
+    }
+    let (me, mj) = (node.me, node.mj);
+    for i in 0..mj {
+        let mut s = node.yvec[i];
+        for e in 0..me {
+            s += node.ymat[i + e * mj] * node.sigma_e[e];
+        }
+        node.sigma_j[i] = -s;
+    }
+    let (l, r) = sub.split_at_mut(node.left_size);
+    for (x, child) in [l.last_mut(), r.last_mut()].into_iter().enumerate() {
+        let child = child.expect("non-empty subtree");
+        for (c, slot) in node.map[x].iter().enumerate() {
+            child.sigma_e[c] = match *slot {
+                Slot::J(i) => node.sigma_j[i],
+                Slot::E(e) => node.sigma_e[e],
+            };
+        }
+    }
+    if ctx.parallel && node.n_bodies >= ctx.par_min {
+        rayon::join(|| down(l, ctx), || down(r, ctx));
+    } else {
+        down(l, ctx);
+        down(r, ctx);
+    }
+}

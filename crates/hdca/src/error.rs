@@ -1,0 +1,65 @@
+//! Errors of the HDCA front-end, naming time, joint or body and what went wrong.
+
+use thiserror::Error;
+
+/// What can go wrong when building or evaluating an [`crate::Hdca`].
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum HdcaError {
+    /// A joint kind this front-end does not implement.
+    #[error("joint '{joint}': kind '{kind}' is not supported by HDCA ({why})")]
+    UnsupportedJoint {
+        /// Joint name.
+        joint: String,
+        /// Joint kind label.
+        kind: &'static str,
+        /// Why (tree or cut position, or kind).
+        why: &'static str,
+    },
+    /// A body not connected to ground (free-floating components are not supported).
+    #[error("body '{body}' is not connected to ground: free-floating components are not supported")]
+    FreeFloating {
+        /// Body name.
+        body: String,
+    },
+    /// Drivers (rheonomic constraints) are not supported.
+    #[error("driver '{driver}' is not supported by HDCA (scleronomic joints only)")]
+    UnsupportedDriver {
+        /// Driver name.
+        driver: String,
+    },
+    /// A state vector of the wrong length.
+    #[error("state vector has length {got}, expected {expected}")]
+    Dimension {
+        /// Expected length.
+        expected: usize,
+        /// Actual length.
+        got: usize,
+    },
+    /// A non-finite value during an evaluation.
+    #[error("t = {t}: non-finite {what} at body '{body}'")]
+    NonFinite {
+        /// Time.
+        t: f64,
+        /// Body name.
+        body: String,
+        /// Quantity.
+        what: &'static str,
+    },
+    /// Evaluation of the applied loads failed.
+    #[error("t = {t}: applied loads: {message}")]
+    Loads {
+        /// Time.
+        t: f64,
+        /// Message of the constraints crate.
+        message: String,
+    },
+    /// A singular body inertia.
+    #[error("body '{body}': spatial inertia is not positive definite")]
+    SingularInertia {
+        /// Body name.
+        body: String,
+    },
+    /// Integration failure while producing a report.
+    #[error("integration failed: {0}")]
+    Integration(String),
+}

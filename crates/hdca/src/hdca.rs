@@ -1,0 +1,718 @@
+//! The HDCA front-end: state y = [q_joint; p_joint], right-hand side by the
+//! divide-and-conquer passes, and output in absolute coordinates.
+//!
+//! # State layout
+//! `y[0..n_q]` are the joint coordinates of the spanning-tree joints, joint after
+//! joint in increasing [`mbs_model::JointId`] order (1 per revolute/prismatic, 2 per
+//! cylindrical [θ, s], 4 Euler parameters per spherical, 0 per rigid), all measured
+//! from the model's initial configuration; `y[n_q..n_q + n_p]` are the joint canonical
+//! momenta in the same joint order (n_f per joint: 3 for a spherical joint, conjugate
+//! to the relative angular velocity in global components). Cut joints have no
+//! coordinates and zero momenta (eq 68), so they are not stored.
+//!
+//! # One evaluation (Pseudo-algorithm 3)
+//! 1. positions of the bodies from q along the spanning tree;
+//! 2. velocities and impulses σ by assembly–disassembly ([`crate::assembly`]);
+//! 3. q̇ = Hᵀ(V_child − V_parent) (eq 40, 46);
+//! 4. ṗ_k = Ḣ_kᵀ P̄_k + H_kᵀ Σ_{bodies b beyond k} G_b (eq 77 referred to the fixed
+//!    origin, where Ṡ_O = 0 (eq 53) and the Ṡ_c D_c + S_kc Ḋ_c terms of the cut
+//!    joints become the rate Ḋ⁰_c of D_c moved to the origin), with
+//!    P̄_k = D_k σ_k + H_k p_k (eq 10) and G_b = Q_b − Σ_c s_c Ḋ⁰_c σ_c the applied
+//!    load of body b about the origin (eqs 70–76) corrected by the cut impulses.
+//!
+//! Derivation of 4: p_k = H_kᵀ P̄_k and P̄_k = P_k^acc − Σ_c s_c D_c σ_c (eqs 63, 6);
+//! about a fixed point d/dt P^acc = Q^acc + reactions; the reaction at k is D_k λ_k
+//! (Hᵀ D = 0) and the cut reactions D_c λ_c cancel against d/dt(D_c σ_c) = Ḋ_c σ_c
+//! + D_c λ_c (σ̇ = λ).
+
+use std::sync::Arc;
+
+use mbs_constraints::{SystemLayout, Workspace};
+use mbs_integrators::{OdeSystem, SystemError};
+use mbs_kinematics::euler_params::{self, rotation};
+use mbs_kinematics::spatial::spatial_inertia_from_centroidal;
+use mbs_kinematics::EulerParams;
+use mbs_model::{BodyRef, Layout, Model, State};
+use nalgebra::{DVector, Matrix3, Matrix6, Vector3, Vector6};
+
+use crate::assembly::{self, Ctx, Handle, JointEval, Node, Slot};
+use crate::error::HdcaError;
+use crate::joint::{
+    self, JointInfo, Kind, ang3, column_rate, force_at_origin, force_at_origin_dot, lin3,
+    local_columns, motion_at_origin, motion_at_origin_dot, sv,
+};
+use crate::params::HdcaParams;
+use crate::solve::pinv_psd;
+
+/// Counters of an [`Hdca`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct HdcaStats {
+    /// Right-hand-side evaluations.
+    pub rhs_evaluations: u64,
+    /// Directions dropped as redundant in the last evaluation (all nodes and root).
+    pub redundant_directions: usize,
+    /// Largest |σ| of the last evaluation (the impulses grow like ∫λ dt for
+    /// one-signed reactions, sec 3.4).
+    pub max_abs_sigma: f64,
+}
+
+/// Per-body data of one evaluation.
+#[derive(Clone, Debug)]
+struct BodyEval {
+    e: EulerParams,
+    a: Matrix3<f64>,
+    r: Vector3<f64>,
+    m0: Matrix6<f64>,
+}
+
+/// The Hamiltonian divide-and-conquer front-end (Chadaj, Malczyk & Frączek 2017).
+#[derive(Debug)]
+pub struct Hdca {
+    model: Arc<Model>,
+    params: HdcaParams,
+    joints: Vec<JointInfo>,
+    /// Per body: index (in `joints`) of its tree joint.
+    parent_joint: Vec<usize>,
+    /// Per body: its parent body (None = ground).
+    parent_body: Vec<Option<usize>>,
+    tree_order: Vec<usize>,
+    /// Per body: the cut joints at it with the sign of their impulse on it.
+    cut_handles: Vec<Vec<(usize, f64)>>,
+    n_q: usize,
+    n_p: usize,
+    n_sigma: usize,
+    u_off: Vec<usize>,
+    nodes: Vec<Node>,
+    ground_k: Vec<f64>,
+    ground_scratch: Vec<f64>,
+    // evaluation scratch
+    bodies: Vec<BodyEval>,
+    minv: Vec<Matrix6<f64>>,
+    vel: Vec<Vector6<f64>>,
+    jev: Vec<JointEval>,
+    sigma: Vec<f64>,
+    u: Vec<f64>,
+    acc: Vec<Vector6<f64>>,
+    sys: SystemLayout,
+    ws: Workspace,
+    abs: State,
+    stats: HdcaStats,
+}
+
+impl Hdca {
+    /// Builds the front-end; errors name an unsupported joint or driver, or a body
+    /// not connected to ground.
+    pub fn new(model: Arc<Model>, params: HdcaParams) -> Result<Self, HdcaError> {
+        if let Some(d) = model.drivers().first() {
+            return Err(HdcaError::UnsupportedDriver {
+                driver: d.name.clone(),
+            });
+        }
+        let topo = model.topology();
+        let nb = model.n_bodies();
+        let mut parent_body = vec![None; nb];
+        let mut parent_joint = vec![usize::MAX; nb];
+        for b in 0..nb {
+            match topo.parent(mbs_model::BodyId(b)) {
+                None => {
+                    return Err(HdcaError::FreeFloating {
+                        body: model.bodies()[b].name.clone(),
+                    });
+                }
+                Some((p, j)) => {
+                    parent_body[b] = p.body().map(|x| x.0);
+                    parent_joint[b] = j.0;
+                }
+            }
+        }
+        let init = State::initial(&model, Layout::EulerParamsOmega);
+        let pose = |b: BodyRef| -> (Vector3<f64>, EulerParams) {
+            match b {
+                BodyRef::Ground => (Vector3::zeros(), euler_params::identity()),
+                BodyRef::Body(id) => (init.position(id.0), init.euler_params(id.0)),
+            }
+        };
+        let mut joints = Vec::with_capacity(model.joints().len());
+        let (mut n_q, mut n_p, mut n_sigma) = (0, 0, 0);
+        let mut u_off = Vec::new();
+        for (k, jt) in model.joints().iter().enumerate() {
+            let id = mbs_model::JointId(k);
+            let tree = !topo.is_cut_joint(id);
+            let kind = joint::check_kind(&model, id, tree)?;
+            let (mi, mj) = (model.marker(jt.marker_i), model.marker(jt.marker_j));
+            // tree: minus = parent side, plus = child side; cut: minus = i, plus = j.
+            let (mk_minus, mk_plus) = if tree {
+                let child_is_i = mi
+                    .body
+                    .body()
+                    .is_some_and(|b| parent_joint[b.0] == k && mj.body != BodyRef::Body(b));
+                if child_is_i { (mj, mi) } else { (mi, mj) }
+            } else {
+                (mi, mj)
+            };
+            let nf = if tree { kind.n_free() } else { 0 };
+            let nc = 6 - kind.n_free();
+            let (q_off, uo) = if tree { (n_q, n_p) } else { (usize::MAX, usize::MAX) };
+            if tree {
+                n_q += kind.n_coords();
+                n_p += nf;
+            }
+            u_off.push(uo);
+            let s_off = n_sigma;
+            n_sigma += nc;
+            let (rm, em) = pose(mk_minus.body);
+            let (rp, ep) = pose(mk_plus.body);
+            let am = rotation(&em);
+            let pm = rm + am * mk_minus.position;
+            let pp = rp + rotation(&ep) * mk_plus.position;
+            joints.push(JointInfo {
+                id,
+                kind,
+                tree,
+                plus: mk_plus.body.body().map(|b| b.0),
+                minus: mk_minus.body.body().map(|b| b.0),
+                rho_minus: mk_minus.position,
+                axes_minus: mk_minus.orientation,
+                rho_plus: mk_plus.position,
+                nf,
+                nc,
+                q_off,
+                u_off: uo,
+                s_off,
+                delta0: am.transpose() * (pp - pm),
+                b0: euler_params::product(&euler_params::conjugate(&em), &ep),
+            });
+        }
+        let mut cut_handles = vec![Vec::new(); nb];
+        for (k, j) in joints.iter().enumerate() {
+            if !j.tree {
+                if let Some(b) = j.plus {
+                    cut_handles[b].push((k, 1.0));
+                }
+                if let Some(b) = j.minus {
+                    cut_handles[b].push((k, -1.0));
+                }
+            }
+        }
+        let nodes = build_nodes(&model, &joints);
+        let root_me = nodes.last().map_or(0, |n| n.me);
+        let sys = SystemLayout::new(&model, Layout::EulerParamsOmega);
+        let ws = Workspace::new(&sys);
+        let bodies = (0..nb)
+            .map(|_| BodyEval {
+                e: euler_params::identity(),
+                a: Matrix3::identity(),
+                r: Vector3::zeros(),
+                m0: Matrix6::identity(),
+            })
+            .collect();
+        Ok(Self {
+            tree_order: topo.tree_order().iter().map(|b| b.0).collect(),
+            model,
+            params,
+            parent_joint,
+            parent_body,
+            cut_handles,
+            n_q,
+            n_p,
+            n_sigma,
+            u_off,
+            nodes,
+            ground_k: vec![0.0; root_me * root_me],
+            ground_scratch: vec![0.0; root_me * root_me + root_me],
+            bodies,
+            minv: vec![Matrix6::identity(); nb],
+            vel: vec![Vector6::zeros(); nb],
+            jev: vec![JointEval::default(); joints.len()],
+            joints,
+            sigma: vec![0.0; n_sigma],
+            u: vec![0.0; n_p],
+            acc: vec![Vector6::zeros(); nb],
+            abs: State::zeros(Layout::EulerParamsOmega, nb),
+            sys,
+            ws,
+            stats: HdcaStats::default(),
+        })
+    }
+
+    /// The model.
+    pub fn model(&self) -> &Arc<Model> {
+        &self.model
+    }
+    /// Number of joint coordinates n_q.
+    pub fn n_coords(&self) -> usize {
+        self.n_q
+    }
+    /// Number of joint momenta n_p.
+    pub fn n_momenta(&self) -> usize {
+        self.n_p
+    }
+    /// Counters.
+    pub fn stats(&self) -> HdcaStats {
+        self.stats
+    }
+    /// Constraint impulses σ of the last evaluation, joint after joint (6 − n_f each,
+    /// every joint including cut joints), at the joint point in the directions D.
+    pub fn impulses(&self) -> &[f64] {
+        &self.sigma
+    }
+
+    /// y₀ = [q₀; p₀]: q₀ = 0 (identity Euler parameters for spherical joints) and the
+    /// momenta p₀ = Hᵀ P^acc from the model's initial velocities with σ = 0 (eq 6,
+    /// sec 2.1).
+    pub fn initial_state(&mut self) -> Vec<f64> {
+        let mut y = vec![0.0; self.n_q + self.n_p];
+        for j in &self.joints {
+            if j.tree && j.kind == Kind::Spherical {
+                y[j.q_off] = 1.0;
+            }
+        }
+        self.positions(&y[..self.n_q]);
+        let init = State::initial(&self.model, Layout::EulerParamsOmega);
+        for b in 0..self.model.n_bodies() {
+            let w = init.omega(b);
+            let r = self.bodies[b].r;
+            let v0 = init.velocity(b) - w.cross(&r);
+            self.vel[b] = sv(&v0, &w);
+        }
+        self.joint_geometry();
+        for b in 0..self.model.n_bodies() {
+            self.acc[b] = self.bodies[b].m0 * self.vel[b];
+        }
+        self.accumulate();
+        for j in &self.joints {
+            if j.tree {
+                let c = j.plus.expect("tree child");
+                let je = &self.jev[j.id.0];
+                for a in 0..j.nf {
+                    y[self.n_q + j.u_off + a] = je.hm[a].dot(&self.acc[c]);
+                }
+            }
+        }
+        y
+    }
+
+    /// Body poses from the joint coordinates, along the spanning tree.
+    fn positions(&mut self, q: &[f64]) {
+        for &b in &self.tree_order {
+            let j = &self.joints[self.parent_joint[b]];
+            let (rp, ep, ap) = match self.parent_body[b] {
+                None => (Vector3::zeros(), euler_params::identity(), Matrix3::identity()),
+                Some(p) => (self.bodies[p].r, self.bodies[p].e, self.bodies[p].a),
+            };
+            let qj = &q[j.q_off..j.q_off + j.kind.n_coords()];
+            let axis = j.axes_minus.column(2).into_owned();
+            let rel = joint::relative_rotation(j.kind, &axis, qj);
+            let e = euler_params::product(&euler_params::product(&ep, &rel), &j.b0);
+            let a = rotation(&e);
+            let s = joint::slide(j.kind, qj);
+            let point = rp + ap * (j.rho_minus + j.delta0 + axis * s);
+            let r = point - a * j.rho_plus;
+            let body = &self.model.bodies()[b];
+            let jg = a * body.inertia * a.transpose();
+            let be = &mut self.bodies[b];
+            be.e = e;
+            be.a = a;
+            be.r = r;
+            be.m0 = spatial_inertia_from_centroidal(body.mass, &r, &jg);
+        }
+    }
+
+    fn body_pose(&self, b: Option<usize>) -> (Vector3<f64>, Matrix3<f64>) {
+        match b {
+            None => (Vector3::zeros(), Matrix3::identity()),
+            Some(b) => (self.bodies[b].r, self.bodies[b].a),
+        }
+    }
+
+    fn twist(&self, b: Option<usize>) -> Vector6<f64> {
+        b.map_or(Vector6::zeros(), |b| self.vel[b])
+    }
+
+    /// H, D at the origin and, from the current twists, their rates.
+    fn joint_geometry(&mut self) {
+        for k in 0..self.joints.len() {
+            let j = &self.joints[k];
+            let (rm, am) = self.body_pose(j.minus);
+            let (rp, ap) = self.body_pose(j.plus);
+            let _ = rm;
+            let axes = am * j.axes_minus;
+            let point = rp + ap * j.rho_plus;
+            let vp = self.twist(j.plus);
+            let point_dot = lin3(&vp) + ang3(&vp).cross(&point);
+            let wm = ang3(&self.twist(j.minus));
+            let mut hl = [Vector6::zeros(); 6];
+            let mut dl = [Vector6::zeros(); 6];
+            let (nfk, nc) = local_columns(j.kind, j.tree, &axes, &mut hl, &mut dl);
+            let nf = if j.tree { nfk } else { 0 };
+            let je = &mut self.jev[k];
+            je.nf = nf;
+            je.nc = nc;
+            je.point = point;
+            je.point_dot = point_dot;
+            for a in 0..nf {
+                let rate = column_rate(&hl[a], &wm);
+                je.h[a] = force_at_origin(&hl[a], &point);
+                je.hm[a] = motion_at_origin(&hl[a], &point);
+                je.hm_dot[a] = motion_at_origin_dot(&hl[a], &rate, &point, &point_dot);
+            }
+            for a in 0..nc {
+                let rate = column_rate(&dl[a], &wm);
+                je.d[a] = force_at_origin(&dl[a], &point);
+                je.d_dot[a] = force_at_origin_dot(&dl[a], &rate, &point, &point_dot);
+            }
+        }
+    }
+
+    /// Subtree sums of `acc` along the spanning tree (children into parents).
+    fn accumulate(&mut self) {
+        for &b in self.tree_order.iter().rev() {
+            if let Some(p) = self.parent_body[b] {
+                let a = self.acc[b];
+                self.acc[p] += a;
+            }
+        }
+    }
+
+    /// Velocities and impulses for (q, p): steps 1–3.
+    fn velocities(&mut self, t: f64, y: &[f64]) -> Result<(), HdcaError> {
+        let (q, p) = y.split_at(self.n_q);
+        self.positions(q);
+        for b in 0..self.model.n_bodies() {
+            let ch = self.bodies[b].m0.cholesky().ok_or_else(|| HdcaError::SingularInertia {
+                body: self.model.bodies()[b].name.clone(),
+            })?;
+            self.minv[b] = ch.inverse();
+            self.vel[b] = Vector6::zeros();
+        }
+        // geometry with zero rates first: H and D only depend on positions.
+        self.joint_geometry();
+        let mut dropped = 0;
+        if !self.nodes.is_empty() {
+            let ctx = Ctx {
+                jev: &self.jev,
+                u_off: &self.u_off,
+                minv: &self.minv,
+                momenta: p,
+                tol: self.params.redundancy_tol,
+                parallel: self.params.parallel,
+                par_min: self.params.parallel_min_bodies.max(2),
+            };
+            assembly::up(&mut self.nodes, &ctx);
+            // base body (eqs 43, 45): σ_E = −R⁺ r over the ground joints.
+            let root = self.nodes.last_mut().expect("root");
+            let me = root.me;
+            self.ground_k.copy_from_slice(&root.rmat);
+            dropped += pinv_psd(&mut self.ground_k, me, ctx.tol, &mut self.ground_scratch);
+            for e in 0..me {
+                root.sigma_e[e] = -(0..me).map(|f| self.ground_k[e + f * me] * root.rvec[f]).sum::<f64>();
+            }
+            assembly::down(&mut self.nodes, &ctx);
+        }
+        // gather σ and twists
+        let mut smax = 0.0_f64;
+        for node in &self.nodes {
+            dropped += node.dropped;
+            for h in &node.handled {
+                for a in 0..h.m {
+                    self.sigma[self.joints[h.joint].s_off + a] = node.sigma_j[h.off + a];
+                }
+            }
+            if let Some(b) = node.body {
+                self.vel[b] = node.v;
+                if !node.v.iter().all(|x| x.is_finite()) {
+                    return Err(HdcaError::NonFinite {
+                        t,
+                        body: self.model.bodies()[b].name.clone(),
+                        what: "velocity",
+                    });
+                }
+            }
+        }
+        if let Some(root) = self.nodes.last() {
+            for h in &root.handles {
+                for a in 0..h.m {
+                    self.sigma[self.joints[h.joint].s_off + a] = root.sigma_e[h.off + a];
+                }
+            }
+        }
+        for s in &self.sigma {
+            smax = smax.max(s.abs());
+        }
+        self.stats.redundant_directions = dropped;
+        self.stats.max_abs_sigma = smax;
+        // rates of H and D now that the twists are known
+        self.joint_geometry();
+        for j in &self.joints {
+            if j.tree {
+                let w = self.twist(j.plus) - self.twist(j.minus);
+                let je = &self.jev[j.id.0];
+                for a in 0..j.nf {
+                    self.u[j.u_off + a] = je.h[a].dot(&w);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Applied loads of every body about the origin, into `acc`.
+    fn loads(&mut self, t: f64) -> Result<(), HdcaError> {
+        self.abs.t = t;
+        for b in 0..self.model.n_bodies() {
+            let be = &self.bodies[b];
+            let w = ang3(&self.vel[b]);
+            let rdot = lin3(&self.vel[b]) + w.cross(&be.r);
+            self.abs.set_pose(b, &be.r, &be.e);
+            self.abs.set_velocity(b, &rdot, &(be.a.transpose() * w));
+        }
+        self.ws
+            .update_frames(&self.model, &self.sys, &self.abs)
+            .map_err(|e| HdcaError::Loads {
+                t,
+                message: e.to_string(),
+            })?;
+        self.ws.evaluate_forces(&self.model);
+        for b in 0..self.model.n_bodies() {
+            let (f, nb) = self.ws.body_load(b);
+            let n = self.bodies[b].a * nb;
+            self.acc[b] = sv(&f, &(n + self.bodies[b].r.cross(&f)));
+        }
+        Ok(())
+    }
+
+    /// Full evaluation into dydt.
+    fn evaluate(&mut self, t: f64, y: &[f64], dydt: &mut [f64]) -> Result<(), HdcaError> {
+        let n = self.n_q + self.n_p;
+        if y.len() != n || dydt.len() != n {
+            return Err(HdcaError::Dimension {
+                expected: n,
+                got: y.len().min(dydt.len()),
+            });
+        }
+        self.stats.rhs_evaluations += 1;
+        self.velocities(t, y)?;
+        let (q, p) = y.split_at(self.n_q);
+        let (qd, pd) = dydt.split_at_mut(self.n_q);
+        for j in &self.joints {
+            if j.tree && j.kind != Kind::Rigid {
+                let (_, ap) = self.body_pose(j.minus);
+                let nq = j.kind.n_coords();
+                joint::coord_rates(
+                    j.kind,
+                    &q[j.q_off..j.q_off + nq],
+                    &self.u[j.u_off..j.u_off + j.nf],
+                    &ap,
+                    &mut qd[j.q_off..j.q_off + nq],
+                );
+            }
+        }
+        self.loads(t)?;
+        // G_b = Q_b − Σ_c s_c Ḋ⁰_c σ_c
+        for b in 0..self.model.n_bodies() {
+            for &(k, s) in &self.cut_handles[b] {
+                let j = &self.joints[k];
+                let je = &self.jev[k];
+                for a in 0..j.nc {
+                    self.acc[b] -= (s * self.sigma[j.s_off + a]) * je.d_dot[a];
+                }
+            }
+        }
+        self.accumulate();
+        for j in &self.joints {
+            if !j.tree {
+                continue;
+            }
+            let je = &self.jev[j.id.0];
+            let c = j.plus.expect("tree child");
+            let mut pbar = Vector6::zeros();
+            for a in 0..j.nc {
+                pbar += self.sigma[j.s_off + a] * je.d[a];
+            }
+            for a in 0..j.nf {
+                pbar += p[j.u_off + a] * je.h[a];
+            }
+            for a in 0..j.nf {
+                pd[j.u_off + a] = je.hm_dot[a].dot(&pbar) + je.hm[a].dot(&self.acc[c]);
+            }
+        }
+        if let Some(x) = dydt.iter().position(|x| !x.is_finite()) {
+            let _ = x;
+            return Err(HdcaError::NonFinite {
+                t,
+                body: self.model.name().to_string(),
+                what: "state derivative",
+            });
+        }
+        Ok(())
+    }
+
+    /// The derivative y' = f(t, y) (same as [`OdeSystem::rhs`], typed error).
+    pub fn derivative(&mut self, t: f64, y: &[f64], dydt: &mut [f64]) -> Result<(), HdcaError> {
+        self.evaluate(t, y, dydt)
+    }
+
+    /// The absolute state (Euler-parameter layout [ṙ, ṗ]) at (t, y), velocities from
+    /// the momenta by the velocity pass.
+    pub fn to_state(&mut self, t: f64, y: &[f64]) -> Result<State, HdcaError> {
+        let n = self.n_q + self.n_p;
+        if y.len() != n {
+            return Err(HdcaError::Dimension {
+                expected: n,
+                got: y.len(),
+            });
+        }
+        self.velocities(t, y)?;
+        let nb = self.model.n_bodies();
+        let mut s = State::zeros(Layout::EulerParamsPdot, nb);
+        s.t = t;
+        for b in 0..nb {
+            let be = &self.bodies[b];
+            let w = ang3(&self.vel[b]);
+            s.set_pose(b, &be.r, &be.e);
+            s.set_velocity_global(b, &(lin3(&self.vel[b]) + w.cross(&be.r)), &w);
+        }
+        Ok(s)
+    }
+
+    /// Joint quasi-velocities u (q̇ for all but spherical joints) at (t, y).
+    pub fn joint_velocities(&mut self, t: f64, y: &[f64]) -> Result<Vec<f64>, HdcaError> {
+        self.velocities(t, y)?;
+        Ok(self.u.clone())
+    }
+
+    /// Total energy T + V at (t, y) (V: gravity and springs, from `mbs-constraints`).
+    pub fn energy(&mut self, t: f64, y: &[f64]) -> Result<f64, HdcaError> {
+        self.velocities(t, y)?;
+        self.loads(t)?;
+        let kin: f64 = (0..self.model.n_bodies())
+            .map(|b| 0.5 * self.vel[b].dot(&(self.bodies[b].m0 * self.vel[b])))
+            .sum();
+        Ok(kin + self.ws.potential_energy())
+    }
+
+    /// Number of constraint impulses (Σ 6 − n_f over all joints).
+    pub fn n_impulses(&self) -> usize {
+        self.n_sigma
+    }
+
+    /// The joint coordinates' offset and count for a joint, `None` for a cut joint.
+    pub fn coord_range(&self, j: mbs_model::JointId) -> Option<std::ops::Range<usize>> {
+        let ji = &self.joints[j.0];
+        ji.tree.then(|| ji.q_off..ji.q_off + ji.kind.n_coords())
+    }
+
+    /// The momenta's offset (within p) and count for a joint, `None` for a cut joint.
+    pub fn momentum_range(&self, j: mbs_model::JointId) -> Option<std::ops::Range<usize>> {
+        let ji = &self.joints[j.0];
+        ji.tree.then(|| ji.u_off..ji.u_off + ji.nf)
+    }
+
+    pub(crate) fn absolute_positions(&self) -> DVector<f64> {
+        let mut q = DVector::zeros(7 * self.bodies.len());
+        for (b, be) in self.bodies.iter().enumerate() {
+            q.fixed_rows_mut::<3>(7 * b).copy_from(&be.r);
+            q.fixed_rows_mut::<4>(7 * b + 3).copy_from(&be.e);
+        }
+        q
+    }
+}
+
+impl OdeSystem for Hdca {
+    fn dim(&self) -> usize {
+        self.n_q + self.n_p
+    }
+    fn rhs(&mut self, t: f64, y: &[f64], dydt: &mut [f64]) -> Result<(), SystemError> {
+        self.evaluate(t, y, dydt)
+            .map_err(|e| SystemError::new(e.to_string()))
+    }
+}
+
+/// The nodes of the model's assembly tree with their handles and slot maps.
+fn build_nodes(model: &Model, joints: &[JointInfo]) -> Vec<Node> {
+    let tree = model.topology().assembly_tree();
+    let mut pos = vec![0; model.n_bodies()];
+    for (k, b) in tree.order.iter().enumerate() {
+        pos[b.0] = k;
+    }
+    let handles_of = |i: usize| -> Vec<Handle> {
+        let n = &tree.nodes[i];
+        let mut off = 0;
+        n.boundary
+            .iter()
+            .map(|jid| {
+                let j = &joints[jid.0];
+                let inside = |b: Option<usize>| b.is_some_and(|b| n.range.contains(&pos[b]));
+                let sign = if inside(j.plus) { 1.0 } else { -1.0 };
+                let _ = inside(j.minus);
+                let h = Handle {
+                    joint: jid.0,
+                    sign,
+                    off,
+                    m: j.nc,
+                };
+                off += j.nc;
+                h
+            })
+            .collect()
+    };
+    let mut nodes = Vec::with_capacity(tree.nodes.len());
+    for (i, n) in tree.nodes.iter().enumerate() {
+        let handles = handles_of(i);
+        match n.children {
+            None => nodes.push(Node::new(
+                1,
+                0,
+                tree.leaf_body(i).map(|b| b.0),
+                handles,
+                Vec::new(),
+                [Vec::new(), Vec::new()],
+            )),
+            Some([l, r]) => {
+                let mut off = 0;
+                let handled: Vec<Handle> = n
+                    .joints
+                    .iter()
+                    .map(|jid| {
+                        let h = Handle {
+                            joint: jid.0,
+                            sign: 1.0,
+                            off,
+                            m: joints[jid.0].nc,
+                        };
+                        off += joints[jid.0].nc;
+                        h
+                    })
+                    .collect();
+                let map_of = |c: usize| -> Vec<Slot> {
+                    let mut out = Vec::new();
+                    for ch in handles_of(c) {
+                        let slot_base = handled
+                            .iter()
+                            .find(|h| h.joint == ch.joint)
+                            .map(|h| (true, h.off))
+                            .or_else(|| {
+                                handles
+                                    .iter()
+                                    .find(|h| h.joint == ch.joint)
+                                    .map(|h| (false, h.off))
+                            })
+                            .expect("a child's boundary joint is handled here or a boundary");
+                        for a in 0..ch.m {
+                            out.push(if slot_base.0 {
+                                Slot::J(slot_base.1 + a)
+                            } else {
+                                Slot::E(slot_base.1 + a)
+                            });
+                        }
+                    }
+                    out
+                };
+                let left_size = 2 * tree.nodes[l].n_bodies() - 1;
+                debug_assert_eq!(l + 1, i - (2 * tree.nodes[r].n_bodies() - 1));
+                let map = [map_of(l), map_of(r)];
+                nodes.push(Node::new(n.n_bodies(), left_size, None, handles, handled, map));
+            }
+        }
+    }
+    nodes
+}

@@ -1,0 +1,271 @@
+//! Joints in HDCA form: joint coordinates, motion subspace H and constrained subspace
+//! D (paper eq 10–11, Hᵀ H = I, Dᵀ D = I, Dᵀ H = 0) at the joint point, and their
+//! images at the global origin.
+//!
+//! # Joint coordinates (measured from the model's initial configuration)
+//! For a tree joint with parent body p (or ground) and child body c:
+//!
+//! ```text
+//! A_c = A_p R(q) B₀,     B₀ = A_p(0)ᵀ A_c(0)
+//! P   = r_p + A_p (ρ_p + δ₀ + a s),   δ₀ = A_p(0)ᵀ (P(0) − P_p(0))
+//! r_c = P − A_c ρ_c
+//! ```
+//!
+//! with P the child marker origin (the handle point, fixed in c), ρ_p, ρ_c the marker
+//! origins in their body frames, a = the parent marker's z axis in the parent frame:
+//!
+//! | kind | q | quasi-velocity u | H at P | D at P |
+//! |---|---|---|---|---|
+//! | revolute | θ | θ̇ | [0; z] | [I; 0], [0; x], [0; y] |
+//! | prismatic | s | ṡ | [z; 0] | [x; 0], [y; 0], [0; I] |
+//! | cylindrical | θ, s | θ̇, ṡ | [0; z], [z; 0] | [x; 0], [y; 0], [0; x], [0; y] |
+//! | spherical | Euler parameters e of R (4) | ω_rel, global (3) | [0; I] | [I; 0] |
+//! | rigid | — | — | — | I₆ |
+//!
+//! x, y, z are the parent marker's axes in the global frame. For the spherical joint,
+//! ė = ½ E(e)ᵀ A_pᵀ ω_rel (NOTATION.md), so q has 4 entries and p 3: the momenta are
+//! conjugate to the quasi-velocities u. The universal joint is not implemented.
+//!
+//! # Cut joints (sec 2.3)
+//! A cut joint keeps only its constrained subspace D, at the origin of its marker j
+//! (fixed in body j, the "plus" side), with the directions fixed in body i (the
+//! "minus" side). Its impulse D σ acts on body j and −D σ on body i.
+//!
+//! # At the origin
+//! Every spatial quantity of the divide-and-conquer passes is referred to the fixed
+//! global origin (the handle moved by the shift matrix of eq 14): a force-type column
+//! h = [l; r] at P becomes S₀ₚ h = [l; r + P × l], a motion-type column becomes
+//! S₀ₚ⁻ᵀ h = [l + P × r; r]. The pairings are invariant: Hᵀ ΔV_P = (S₀ₚH)ᵀ ΔV⁰ and
+//! p = Hᵀ P̄_P = (S₀ₚ⁻ᵀH)ᵀ P̄⁰.
+
+use mbs_kinematics::EulerParams;
+use mbs_kinematics::euler_params::{self, e_matrix, from_axis_angle};
+use mbs_model::{JointId, JointKind, Model};
+use nalgebra::{Matrix3, Vector3, Vector6};
+
+use crate::error::HdcaError;
+
+/// The joint kinds of this front-end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// One rotation about z.
+    Revolute,
+    /// One translation along z.
+    Prismatic,
+    /// Rotation about and translation along z.
+    Cylindrical,
+    /// Three rotations (Euler-parameter coordinate).
+    Spherical,
+    /// No freedom.
+    Rigid,
+}
+
+impl Kind {
+    pub(crate) fn from_model(k: &JointKind) -> Option<Self> {
+        Some(match k {
+            JointKind::Revolute => Kind::Revolute,
+            JointKind::Prismatic => Kind::Prismatic,
+            JointKind::Cylindrical => Kind::Cylindrical,
+            JointKind::Spherical => Kind::Spherical,
+            JointKind::Rigid => Kind::Rigid,
+            _ => return None,
+        })
+    }
+    /// Degrees of freedom n_f (columns of H).
+    pub fn n_free(self) -> usize {
+        match self {
+            Kind::Revolute | Kind::Prismatic => 1,
+            Kind::Cylindrical => 2,
+            Kind::Spherical => 3,
+            Kind::Rigid => 0,
+        }
+    }
+    /// Joint coordinates.
+    pub fn n_coords(self) -> usize {
+        match self {
+            Kind::Spherical => 4,
+            k => k.n_free(),
+        }
+    }
+}
+
+/// Static description of one joint.
+#[derive(Clone, Debug)]
+pub(crate) struct JointInfo {
+    pub id: JointId,
+    pub kind: Kind,
+    pub tree: bool,
+    /// Plus side: the child (tree) or marker j's body (cut); `None` = ground.
+    pub plus: Option<usize>,
+    /// Minus side: the parent (tree) or marker i's body (cut); `None` = ground.
+    pub minus: Option<usize>,
+    /// Minus-side marker origin and axes (in its body frame, or global on ground).
+    pub rho_minus: Vector3<f64>,
+    pub axes_minus: Matrix3<f64>,
+    /// Plus-side marker origin (in its body frame, or global on ground).
+    pub rho_plus: Vector3<f64>,
+    /// Columns of H (tree joints only) and of D.
+    pub nf: usize,
+    pub nc: usize,
+    /// Offsets into q, u (= p) and σ.
+    pub q_off: usize,
+    pub u_off: usize,
+    pub s_off: usize,
+    /// Tree joints: δ₀ (minus body frame) and B₀.
+    pub delta0: Vector3<f64>,
+    pub b0: EulerParams,
+}
+
+/// Columns of H and D at the joint point (global components, [linear; angular]).
+pub(crate) fn local_columns(
+    kind: Kind,
+    tree: bool,
+    axes: &Matrix3<f64>,
+    h: &mut [Vector6<f64>; 6],
+    d: &mut [Vector6<f64>; 6],
+) -> (usize, usize) {
+    let x: Vector3<f64> = axes.column(0).into_owned();
+    let y: Vector3<f64> = axes.column(1).into_owned();
+    let z: Vector3<f64> = axes.column(2).into_owned();
+    let o = Vector3::zeros();
+    let e = [Vector3::x(), Vector3::y(), Vector3::z()];
+    let lin = |v: &Vector3<f64>| sv(v, &o);
+    let ang = |v: &Vector3<f64>| sv(&o, v);
+    let _ = tree;
+    match kind {
+        Kind::Revolute => {
+            h[0] = ang(&z);
+            d[..5].copy_from_slice(&[lin(&e[0]), lin(&e[1]), lin(&e[2]), ang(&x), ang(&y)]);
+            (1, 5)
+        }
+        Kind::Prismatic => {
+            h[0] = lin(&z);
+            d[..5].copy_from_slice(&[lin(&x), lin(&y), ang(&e[0]), ang(&e[1]), ang(&e[2])]);
+            (1, 5)
+        }
+        Kind::Cylindrical => {
+            h[0] = ang(&z);
+            h[1] = lin(&z);
+            d[..4].copy_from_slice(&[lin(&x), lin(&y), ang(&x), ang(&y)]);
+            (2, 4)
+        }
+        Kind::Spherical => {
+            h[..3].copy_from_slice(&[ang(&e[0]), ang(&e[1]), ang(&e[2])]);
+            d[..3].copy_from_slice(&[lin(&e[0]), lin(&e[1]), lin(&e[2])]);
+            (3, 3)
+        }
+        Kind::Rigid => {
+            d.copy_from_slice(&[
+                lin(&e[0]),
+                lin(&e[1]),
+                lin(&e[2]),
+                ang(&e[0]),
+                ang(&e[1]),
+                ang(&e[2]),
+            ]);
+            (0, 6)
+        }
+    }
+}
+
+#[inline]
+pub(crate) fn sv(l: &Vector3<f64>, a: &Vector3<f64>) -> Vector6<f64> {
+    Vector6::new(l.x, l.y, l.z, a.x, a.y, a.z)
+}
+#[inline]
+pub(crate) fn lin3(v: &Vector6<f64>) -> Vector3<f64> {
+    Vector3::new(v[0], v[1], v[2])
+}
+#[inline]
+pub(crate) fn ang3(v: &Vector6<f64>) -> Vector3<f64> {
+    Vector3::new(v[3], v[4], v[5])
+}
+
+/// Force-type column at P moved to the origin: [l; r + P × l].
+#[inline]
+pub(crate) fn force_at_origin(c: &Vector6<f64>, p: &Vector3<f64>) -> Vector6<f64> {
+    let l = lin3(c);
+    sv(&l, &(ang3(c) + p.cross(&l)))
+}
+/// Its rate: [l̇; ṙ + Ṗ × l + P × l̇].
+#[inline]
+pub(crate) fn force_at_origin_dot(
+    c: &Vector6<f64>,
+    cdot: &Vector6<f64>,
+    p: &Vector3<f64>,
+    pdot: &Vector3<f64>,
+) -> Vector6<f64> {
+    let (l, ld) = (lin3(c), lin3(cdot));
+    sv(&ld, &(ang3(cdot) + pdot.cross(&l) + p.cross(&ld)))
+}
+/// Motion-type column at P moved to the origin: [l + P × r; r].
+#[inline]
+pub(crate) fn motion_at_origin(c: &Vector6<f64>, p: &Vector3<f64>) -> Vector6<f64> {
+    let r = ang3(c);
+    sv(&(lin3(c) + p.cross(&r)), &r)
+}
+/// Its rate: [l̇ + Ṗ × r + P × ṙ; ṙ].
+#[inline]
+pub(crate) fn motion_at_origin_dot(
+    c: &Vector6<f64>,
+    cdot: &Vector6<f64>,
+    p: &Vector3<f64>,
+    pdot: &Vector3<f64>,
+) -> Vector6<f64> {
+    let (r, rd) = (ang3(c), ang3(cdot));
+    sv(&(lin3(cdot) + pdot.cross(&r) + p.cross(&rd)), &rd)
+}
+
+/// Rate of a column whose directions are fixed in a body turning at ω.
+#[inline]
+pub(crate) fn column_rate(c: &Vector6<f64>, omega: &Vector3<f64>) -> Vector6<f64> {
+    sv(&omega.cross(&lin3(c)), &omega.cross(&ang3(c)))
+}
+
+/// The relative rotation R(q) (Euler parameters, parent body frame).
+pub(crate) fn relative_rotation(kind: Kind, axis_parent: &Vector3<f64>, q: &[f64]) -> EulerParams {
+    match kind {
+        Kind::Revolute | Kind::Cylindrical => from_axis_angle(axis_parent, q[0]),
+        Kind::Spherical => {
+            let e = EulerParams::new(q[0], q[1], q[2], q[3]);
+            euler_params::normalize(&e)
+        }
+        Kind::Prismatic | Kind::Rigid => euler_params::identity(),
+    }
+}
+
+/// The slide s along the axis.
+pub(crate) fn slide(kind: Kind, q: &[f64]) -> f64 {
+    match kind {
+        Kind::Prismatic => q[0],
+        Kind::Cylindrical => q[1],
+        _ => 0.0,
+    }
+}
+
+/// q̇ from the quasi-velocities u (for the spherical joint ė = ½ E(e)ᵀ A_pᵀ ω_rel).
+pub(crate) fn coord_rates(kind: Kind, q: &[f64], u: &[f64], a_parent: &Matrix3<f64>, qd: &mut [f64]) {
+    match kind {
+        Kind::Spherical => {
+            let e = EulerParams::new(q[0], q[1], q[2], q[3]);
+            let w = a_parent.transpose() * Vector3::new(u[0], u[1], u[2]);
+            let ed = 0.5 * e_matrix(&e).transpose() * w;
+            qd[..4].copy_from_slice(ed.as_slice());
+        }
+        _ => qd.copy_from_slice(u),
+    }
+}
+
+/// Checks that every joint of `model` has an HDCA form.
+pub(crate) fn check_kind(model: &Model, j: JointId, tree: bool) -> Result<Kind, HdcaError> {
+    let jt = model.joint(j);
+    Kind::from_model(&jt.kind).ok_or(HdcaError::UnsupportedJoint {
+        joint: jt.name.clone(),
+        kind: jt.kind.label(),
+        why: if tree {
+            "no joint coordinates for this kind (tree joint)"
+        } else {
+            "no constrained subspace for this kind (cut joint)"
+        },
+    })
+}
