@@ -62,7 +62,12 @@ impl mi::OdeSystem for Fpu {
         Ok(())
     }
     /// Analytic Jacobian [[0, I], [K(x), 0]], K tridiagonal.
-    fn jacobian(&mut self, _t: f64, y: &[f64], j: &mut DMatrix<f64>) -> Result<bool, mi::SystemError> {
+    fn jacobian(
+        &mut self,
+        _t: f64,
+        y: &[f64],
+        j: &mut DMatrix<f64>,
+    ) -> Result<bool, mi::SystemError> {
         j.fill(0.0);
         for i in 0..M {
             j[(i, M + i)] = 1.0;
@@ -89,7 +94,13 @@ impl mi::PartitionedSystem for Fpu {
     fn dim_velocities(&self) -> usize {
         M
     }
-    fn accelerations(&mut self, _t: f64, x: &[f64], _v: &[f64], a: &mut [f64]) -> Result<(), mi::SystemError> {
+    fn accelerations(
+        &mut self,
+        _t: f64,
+        x: &[f64],
+        _v: &[f64],
+        a: &mut [f64],
+    ) -> Result<(), mi::SystemError> {
         accel(x, a);
         Ok(())
     }
@@ -104,7 +115,10 @@ impl ODE<f64, [f64; N]> for FpuPeer {
 }
 
 fn max_err(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max)
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max)
 }
 
 struct Run {
@@ -121,46 +135,77 @@ fn ours(kind: &str, tol: f64) -> Run {
     match kind {
         "RK45" | "RK23" => {
             let p = mi::RkParams::with_tol(tol, tol);
-            let mut rk = if kind == "RK45" { mi::EmbeddedRk::rk45(N, p) } else { mi::EmbeddedRk::rk23(N, p) };
-            info = rk.integrate(&mut Fpu, 0.0, &y0, T_END, &[], &mut ()).unwrap();
+            let mut rk = if kind == "RK45" {
+                mi::EmbeddedRk::rk45(N, p)
+            } else {
+                mi::EmbeddedRk::rk23(N, p)
+            };
+            info = rk
+                .integrate(&mut Fpu, 0.0, &y0, T_END, &[], &mut ())
+                .unwrap();
             y = rk.y().to_vec();
         }
         "ABM" => {
             let mut ab = mi::Adams::new(N, mi::AdamsParams::with_tol(tol, tol));
-            info = ab.integrate(&mut Fpu, 0.0, &y0, T_END, &[], &mut ()).unwrap();
+            info = ab
+                .integrate(&mut Fpu, 0.0, &y0, T_END, &[], &mut ())
+                .unwrap();
             y = ab.y().to_vec();
         }
         _ => unreachable!(),
     }
-    Run { y, rhs: info.rhs_evals, steps: info.accepted_steps, rejected: info.rejected_steps }
+    Run {
+        y,
+        rhs: info.rhs_evals,
+        steps: info.accepted_steps,
+        rejected: info.rejected_steps,
+    }
 }
 
 fn fixed(kind: &str, h: f64) -> Run {
     let y0 = initial();
     let (info, y) = match kind {
         "midpoint" | "trapezoidal" => {
-            let rule = if kind == "midpoint" { mi::ImplicitRule::Midpoint } else { mi::ImplicitRule::Trapezoidal };
+            let rule = if kind == "midpoint" {
+                mi::ImplicitRule::Midpoint
+            } else {
+                mi::ImplicitRule::Trapezoidal
+            };
             let p = mi::ImplicitParams {
-                newton: mi::NewtonParams { reuse_jacobian: true, ..Default::default() },
+                newton: mi::NewtonParams {
+                    reuse_jacobian: true,
+                    ..Default::default()
+                },
                 ..mi::ImplicitParams::new(rule, h)
             };
             let mut it = mi::ImplicitIntegrator::new(N, p);
-            let info = it.integrate(&mut Fpu, 0.0, &y0, T_END, &[], &mut ()).unwrap();
+            let info = it
+                .integrate(&mut Fpu, 0.0, &y0, T_END, &[], &mut ())
+                .unwrap();
             (info, it.y().to_vec())
         }
         "central difference" => {
             let mut it = mi::CentralDifference::new(M, M, mi::StaggeredParams::new(h));
-            let info = it.integrate(&mut Fpu, 0.0, &y0[..M], &y0[M..], T_END, &[], &mut ()).unwrap();
+            let info = it
+                .integrate(&mut Fpu, 0.0, &y0[..M], &y0[M..], T_END, &[], &mut ())
+                .unwrap();
             (info, [it.x(), it.v()].concat())
         }
         "two-stage" => {
             let mut it = mi::TwoStageStaggered::new(M, M, mi::StaggeredParams::new(h));
-            let info = it.integrate(&mut Fpu, 0.0, &y0[..M], &y0[M..], T_END, &[], &mut ()).unwrap();
+            let info = it
+                .integrate(&mut Fpu, 0.0, &y0[..M], &y0[M..], T_END, &[], &mut ())
+                .unwrap();
             (info, [it.x(), it.v()].concat())
         }
         _ => unreachable!(),
     };
-    Run { y, rhs: info.rhs_evals, steps: info.accepted_steps, rejected: info.rejected_steps }
+    Run {
+        y,
+        rhs: info.rhs_evals,
+        steps: info.accepted_steps,
+        rejected: info.rejected_steps,
+    }
 }
 
 fn peer(kind: &str, tol: f64) -> Run {
@@ -206,8 +251,12 @@ fn time_per_step(f: impl Fn() -> Run) -> (Run, f64) {
 
 fn table() {
     let yref = reference();
-    println!("\n## mbs-integrators vs differential-equations 0.7, FPU chain, n = {N}, t = [0, {T_END}]");
-    println!("| method | tol or h | RHS evals | steps (rejected) | max error | µs/step | µs total |");
+    println!(
+        "\n## mbs-integrators vs differential-equations 0.7, FPU chain, n = {N}, t = [0, {T_END}]"
+    );
+    println!(
+        "| method | tol or h | RHS evals | steps (rejected) | max error | µs/step | µs total |"
+    );
     println!("|---|---|---|---|---|---|---|");
     for tol in [1e-3, 1e-5, 1e-6, 1e-7, 1e-9] {
         for kind in ["RK45", "peer DOPRI5", "RK23", "ABM", "peer APC4"] {

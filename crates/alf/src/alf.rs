@@ -119,20 +119,28 @@ impl AlfAccelerations {
             info.change = if it == 1 {
                 f64::INFINITY
             } else {
-                (&self.rhs - &self.prev).amax() / scale
+                self.rhs
+                    .iter()
+                    .zip(self.prev.iter())
+                    .fold(0.0f64, |a, (x, y)| a.max((x - y).abs()))
+                    / scale
             };
             self.prev.copy_from(&self.rhs);
             info.iterations = it;
             // converged, or stagnating at the round-off floor cond(L)·ε of the
             // solves (≈ 1e-9 relative for α = 1e7)
-            if info.change <= p.tol || (it > 2 && info.change <= STAGNATION_FLOOR && info.change >= 0.5 * last) {
+            if info.change <= p.tol
+                || (it > 2 && info.change <= STAGNATION_FLOOR && info.change >= 0.5 * last)
+            {
                 info.converged = true;
                 break;
             }
             last = info.change;
         }
         qdd.copy_from(&self.prev);
-        crate::descriptor::check_finite(t, "acceleration", qdd.as_slice(), |i| sys.coordinate_label(i))?;
+        crate::descriptor::check_finite(t, "acceleration", qdd.as_slice(), |i| {
+            sys.coordinate_label(i)
+        })?;
         Ok(info)
     }
 }

@@ -4,7 +4,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use crate::descriptor::{Descriptor, Level};
+use crate::descriptor::{Descriptor, DescriptorData, Level};
 use crate::error::AlfError;
 
 /// The Cartesian pendulum of Brenan–Campbell–Petzold used in Bayo–Ledesma's
@@ -19,27 +19,20 @@ pub struct CartesianPendulum {
     pub length: f64,
     /// Gravity.
     pub g: f64,
-    m: DMatrix<f64>,
-    q_force: DVector<f64>,
-    phi: DVector<f64>,
-    phi_q: DMatrix<f64>,
-    phi_t: DVector<f64>,
-    gamma: DVector<f64>,
+    data: DescriptorData,
 }
 
 impl CartesianPendulum {
     /// The pendulum of Table 2: m = L = g = 1.
     pub fn new(mass: f64, length: f64, g: f64) -> Self {
+        let mut data = DescriptorData::new(2, 1, 1);
+        data.mass = DMatrix::identity(2, 2) * mass;
+        data.forces = DVector::from_vec(vec![0.0, -mass * g]);
         Self {
             mass,
             length,
             g,
-            m: DMatrix::identity(2, 2) * mass,
-            q_force: DVector::from_vec(vec![0.0, -mass * g]),
-            phi: DVector::zeros(1),
-            phi_q: DMatrix::zeros(1, 2),
-            phi_t: DVector::zeros(1),
-            gamma: DVector::zeros(1),
+            data,
         }
     }
 
@@ -60,29 +53,14 @@ impl Descriptor for CartesianPendulum {
         1
     }
     fn evaluate(&mut self, _t: f64, q: &[f64], v: &[f64], _level: Level) -> Result<(), AlfError> {
-        self.phi[0] = q[0] * q[0] + q[1] * q[1] - self.length * self.length;
-        self.phi_q[(0, 0)] = 2.0 * q[0];
-        self.phi_q[(0, 1)] = 2.0 * q[1];
-        self.gamma[0] = -2.0 * (v[0] * v[0] + v[1] * v[1]);
+        self.data.phi[0] = q[0] * q[0] + q[1] * q[1] - self.length * self.length;
+        self.data.phi_q[(0, 0)] = 2.0 * q[0];
+        self.data.phi_q[(0, 1)] = 2.0 * q[1];
+        self.data.gamma[0] = -2.0 * (v[0] * v[0] + v[1] * v[1]);
         Ok(())
     }
-    fn mass(&self) -> &DMatrix<f64> {
-        &self.m
-    }
-    fn forces(&self) -> &DVector<f64> {
-        &self.q_force
-    }
-    fn phi(&self) -> &DVector<f64> {
-        &self.phi
-    }
-    fn phi_q(&self) -> &DMatrix<f64> {
-        &self.phi_q
-    }
-    fn phi_t(&self) -> &DVector<f64> {
-        &self.phi_t
-    }
-    fn gamma(&self) -> &DVector<f64> {
-        &self.gamma
+    fn data(&self) -> &DescriptorData {
+        &self.data
     }
     fn row_label(&self, _row: usize) -> String {
         "rod length".into()
@@ -108,12 +86,7 @@ pub struct NaturalDoublePendulum {
     pub length: f64,
     /// Gravity.
     pub g: f64,
-    m: DMatrix<f64>,
-    q_force: DVector<f64>,
-    phi: DVector<f64>,
-    phi_q: DMatrix<f64>,
-    phi_t: DVector<f64>,
-    gamma: DVector<f64>,
+    data: DescriptorData,
 }
 
 impl NaturalDoublePendulum {
@@ -127,16 +100,14 @@ impl NaturalDoublePendulum {
             m[(d, d + 2)] = k;
             m[(d + 2, d)] = k;
         }
+        let mut data = DescriptorData::new(4, 2, 2);
+        data.mass = m;
+        data.forces = DVector::from_vec(vec![0.0, -mass * g, 0.0, -0.5 * mass * g]);
         Self {
             mass,
             length,
             g,
-            m,
-            q_force: DVector::from_vec(vec![0.0, -mass * g, 0.0, -0.5 * mass * g]),
-            phi: DVector::zeros(2),
-            phi_q: DMatrix::zeros(2, 4),
-            phi_t: DVector::zeros(2),
-            gamma: DVector::zeros(2),
+            data,
         }
     }
 
@@ -148,7 +119,7 @@ impl NaturalDoublePendulum {
     /// Kinetic energy ½q̇ᵀMq̇.
     pub fn kinetic_energy(&self, v: &[f64]) -> f64 {
         let v = DVector::from_column_slice(v);
-        0.5 * v.dot(&(&self.m * &v))
+        0.5 * v.dot(&(&self.data.mass * &v))
     }
 
     /// Total energy: kinetic plus m g (y₁/2 + (y₁ + y₂)/2).
@@ -171,36 +142,21 @@ impl Descriptor for NaturalDoublePendulum {
         let (dx, dy) = (q[2] - q[0], q[3] - q[1]);
         let (dvx, dvy) = (v[2] - v[0], v[3] - v[1]);
         let l2 = self.length * self.length;
-        self.phi[0] = q[0] * q[0] + q[1] * q[1] - l2;
-        self.phi[1] = dx * dx + dy * dy - l2;
-        self.phi_q.fill(0.0);
-        self.phi_q[(0, 0)] = 2.0 * q[0];
-        self.phi_q[(0, 1)] = 2.0 * q[1];
-        self.phi_q[(1, 0)] = -2.0 * dx;
-        self.phi_q[(1, 1)] = -2.0 * dy;
-        self.phi_q[(1, 2)] = 2.0 * dx;
-        self.phi_q[(1, 3)] = 2.0 * dy;
-        self.gamma[0] = -2.0 * (v[0] * v[0] + v[1] * v[1]);
-        self.gamma[1] = -2.0 * (dvx * dvx + dvy * dvy);
+        self.data.phi[0] = q[0] * q[0] + q[1] * q[1] - l2;
+        self.data.phi[1] = dx * dx + dy * dy - l2;
+        self.data.phi_q.fill(0.0);
+        self.data.phi_q[(0, 0)] = 2.0 * q[0];
+        self.data.phi_q[(0, 1)] = 2.0 * q[1];
+        self.data.phi_q[(1, 0)] = -2.0 * dx;
+        self.data.phi_q[(1, 1)] = -2.0 * dy;
+        self.data.phi_q[(1, 2)] = 2.0 * dx;
+        self.data.phi_q[(1, 3)] = 2.0 * dy;
+        self.data.gamma[0] = -2.0 * (v[0] * v[0] + v[1] * v[1]);
+        self.data.gamma[1] = -2.0 * (dvx * dvx + dvy * dvy);
         Ok(())
     }
-    fn mass(&self) -> &DMatrix<f64> {
-        &self.m
-    }
-    fn forces(&self) -> &DVector<f64> {
-        &self.q_force
-    }
-    fn phi(&self) -> &DVector<f64> {
-        &self.phi
-    }
-    fn phi_q(&self) -> &DMatrix<f64> {
-        &self.phi_q
-    }
-    fn phi_t(&self) -> &DVector<f64> {
-        &self.phi_t
-    }
-    fn gamma(&self) -> &DVector<f64> {
-        &self.gamma
+    fn data(&self) -> &DescriptorData {
+        &self.data
     }
     fn row_label(&self, row: usize) -> String {
         format!("bar {} length", row + 1)

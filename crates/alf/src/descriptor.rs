@@ -37,18 +37,32 @@ pub trait Descriptor {
     fn m_holonomic(&self) -> usize;
     /// Evaluates the quantities of `level` at (t, q, q̇).
     fn evaluate(&mut self, t: f64, q: &[f64], v: &[f64], level: Level) -> Result<(), AlfError>;
+    /// The arrays filled by the last [`Descriptor::evaluate`].
+    fn data(&self) -> &DescriptorData;
     /// Mass matrix M (n × n, symmetric positive semi-definite).
-    fn mass(&self) -> &DMatrix<f64>;
+    fn mass(&self) -> &DMatrix<f64> {
+        &self.data().mass
+    }
     /// Generalised forces Q (applied and quadratic-velocity), length n.
-    fn forces(&self) -> &DVector<f64>;
+    fn forces(&self) -> &DVector<f64> {
+        &self.data().forces
+    }
     /// Holonomic residual Φ, length m_h.
-    fn phi(&self) -> &DVector<f64>;
+    fn phi(&self) -> &DVector<f64> {
+        &self.data().phi
+    }
     /// Jacobian Φ_q (m × n).
-    fn phi_q(&self) -> &DMatrix<f64>;
+    fn phi_q(&self) -> &DMatrix<f64> {
+        &self.data().phi_q
+    }
     /// Φ_t (length m; for nonholonomic rows the b of B q̇ + b = 0).
-    fn phi_t(&self) -> &DVector<f64>;
+    fn phi_t(&self) -> &DVector<f64> {
+        &self.data().phi_t
+    }
     /// γ of Φ_q q̈ = γ (length m).
-    fn gamma(&self) -> &DVector<f64>;
+    fn gamma(&self) -> &DVector<f64> {
+        &self.data().gamma
+    }
     /// A human-readable name of the constraint behind `row` (the joint), for errors.
     fn row_label(&self, row: usize) -> String {
         format!("constraint row {row}")
@@ -62,11 +76,43 @@ pub trait Descriptor {
     fn normalize(&self, _q: &mut [f64]) {}
 }
 
+/// Dense storage of the descriptor-form quantities at one state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DescriptorData {
+    /// M (n × n).
+    pub mass: DMatrix<f64>,
+    /// Q (n).
+    pub forces: DVector<f64>,
+    /// Φ (m_h).
+    pub phi: DVector<f64>,
+    /// Φ_q (m × n).
+    pub phi_q: DMatrix<f64>,
+    /// Φ_t (m).
+    pub phi_t: DVector<f64>,
+    /// γ (m).
+    pub gamma: DVector<f64>,
+}
+
+impl DescriptorData {
+    /// Zeroed storage for n coordinates, m rows of which m_h holonomic.
+    pub fn new(n: usize, m: usize, m_h: usize) -> Self {
+        Self {
+            mass: DMatrix::zeros(n, n),
+            forces: DVector::zeros(n),
+            phi: DVector::zeros(m_h),
+            phi_q: DMatrix::zeros(m, n),
+            phi_t: DVector::zeros(m),
+            gamma: DVector::zeros(m),
+        }
+    }
+}
+
 /// Index and value of the largest |x_i|.
 pub(crate) fn max_abs(x: &[f64]) -> (usize, f64) {
-    x.iter()
-        .enumerate()
-        .fold((0, 0.0), |(bi, bv), (i, v)| if v.abs() > bv { (i, v.abs()) } else { (bi, bv) })
+    x.iter().enumerate().fold(
+        (0, 0.0),
+        |(bi, bv), (i, v)| if v.abs() > bv { (i, v.abs()) } else { (bi, bv) },
+    )
 }
 
 /// Checks that every entry of `x` is finite; otherwise names the first bad one.

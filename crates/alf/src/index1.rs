@@ -69,18 +69,29 @@ impl<D: Descriptor> Index1<D> {
     pub fn new(sys: D, formulation: Formulation, projection: Projection) -> Self {
         let (n, m, m_h) = (sys.n(), sys.m(), sys.m_holonomic());
         let solver = match formulation {
-            Formulation::Lagrange { baumgarte, min_norm } => {
-                Solver::Lagrange(LagrangeAccelerations::new(n, m, baumgarte, min_norm))
-            }
+            Formulation::Lagrange {
+                baumgarte,
+                min_norm,
+            } => Solver::Lagrange(LagrangeAccelerations::new(n, m, baumgarte, min_norm)),
             Formulation::Alf(p) => Solver::Alf(AlfAccelerations::new(n, m, p)),
         };
         let min_norm = matches!(formulation, Formulation::Lagrange { min_norm: true, .. });
         let projector = match projection {
             Projection::None => None,
-            Projection::AugmentedLagrangian(p) => {
-                Some(Projector::new(n, m, m_h, ProjectionKind::AugmentedLagrangian, p))
-            }
-            Projection::Kkt(p) => Some(Projector::new(n, m, m_h, ProjectionKind::Kkt { min_norm }, p)),
+            Projection::AugmentedLagrangian(p) => Some(Projector::new(
+                n,
+                m,
+                m_h,
+                ProjectionKind::AugmentedLagrangian,
+                p,
+            )),
+            Projection::Kkt(p) => Some(Projector::new(
+                n,
+                m,
+                m_h,
+                ProjectionKind::Kkt { min_norm },
+                p,
+            )),
         };
         Self {
             sys,
@@ -123,7 +134,13 @@ impl<D: Descriptor> Index1<D> {
     }
 
     /// Accelerations q̈ at (t, q, q̇) written into `qdd`.
-    pub fn accelerations(&mut self, t: f64, q: &[f64], v: &[f64], qdd: &mut DVector<f64>) -> Result<(), AlfError> {
+    pub fn accelerations(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+        qdd: &mut DVector<f64>,
+    ) -> Result<(), AlfError> {
         self.sys.evaluate(t, q, v, Level::Full)?;
         self.stats.evaluations += 1;
         match &mut self.solver {
@@ -140,7 +157,12 @@ impl<D: Descriptor> Index1<D> {
     }
 
     /// Projects (q, q̇) onto the position and velocity constraint manifolds.
-    pub fn project_state(&mut self, t: f64, q: &mut [f64], v: &mut [f64]) -> Result<Option<ProjectionInfo>, AlfError> {
+    pub fn project_state(
+        &mut self,
+        t: f64,
+        q: &mut [f64],
+        v: &mut [f64],
+    ) -> Result<Option<ProjectionInfo>, AlfError> {
         let Some(p) = self.projector.as_mut() else {
             return Ok(None);
         };
@@ -175,7 +197,12 @@ impl<D: Descriptor> OdeSystem for Index1<D> {
 
     /// Forward-difference Jacobian with a step suited to the accuracy of the
     /// accelerations (see `FD_STEP`); the ∂q̇/∂q̇ = I block is exact.
-    fn jacobian(&mut self, t: f64, y: &[f64], jac: &mut nalgebra::DMatrix<f64>) -> Result<bool, SystemError> {
+    fn jacobian(
+        &mut self,
+        t: f64,
+        y: &[f64],
+        jac: &mut nalgebra::DMatrix<f64>,
+    ) -> Result<bool, SystemError> {
         let n2 = y.len();
         let n = n2 / 2;
         let mut f0 = std::mem::take(&mut self.fd_f0);
@@ -208,6 +235,8 @@ impl<D: Descriptor> OdeSystem for Index1<D> {
     fn project(&mut self, t: f64, y: &mut [f64]) -> Result<bool, SystemError> {
         let n = self.sys.n();
         let (q, v) = y.split_at_mut(n);
-        self.project_state(t, q, v).map(|i| i.is_some()).map_err(system_error)
+        self.project_state(t, q, v)
+            .map(|i| i.is_some())
+            .map_err(system_error)
     }
 }

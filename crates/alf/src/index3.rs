@@ -117,7 +117,13 @@ impl<D: Descriptor> AlfIndex3<D> {
     pub fn new(sys: D, params: Index3Params) -> Self {
         let (n, m, m_h) = (sys.n(), sys.m(), sys.m_holonomic());
         Self {
-            projector: Projector::new(n, m, m_h, ProjectionKind::AugmentedLagrangian, params.projection),
+            projector: Projector::new(
+                n,
+                m,
+                m_h,
+                ProjectionKind::AugmentedLagrangian,
+                params.projection,
+            ),
             sys,
             params,
             tangent: LeadingMatrix::new(n),
@@ -159,7 +165,13 @@ impl<D: Descriptor> AlfIndex3<D> {
 
     /// Consistent initial accelerations: an ALF index-1 solve (eq 8) followed by
     /// the acceleration projection (eq 33), starting λ* for the first step.
-    pub fn initial_accelerations(&mut self, t: f64, q: &[f64], v: &[f64], a: &mut [f64]) -> Result<(), AlfError> {
+    pub fn initial_accelerations(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+        a: &mut [f64],
+    ) -> Result<(), AlfError> {
         let n = self.sys.n();
         let mut acc = crate::alf::AlfAccelerations::new(
             n,
@@ -194,7 +206,14 @@ impl<D: Descriptor> AlfIndex3<D> {
     }
 
     /// One step of size h from (t, q, q̇, q̈), in place.
-    pub fn step(&mut self, t: f64, h: f64, q: &mut [f64], v: &mut [f64], a: &mut [f64]) -> Result<(), AlfError> {
+    pub fn step(
+        &mut self,
+        t: f64,
+        h: f64,
+        q: &mut [f64],
+        v: &mut [f64],
+        a: &mut [f64],
+    ) -> Result<(), AlfError> {
         let (n, m_h, m) = (self.sys.n(), self.sys.m_holonomic(), self.sys.m());
         let p = self.params;
         let t1 = t + h;
@@ -222,7 +241,9 @@ impl<D: Descriptor> AlfIndex3<D> {
                 Rule::Trapezoidal => {
                     // q̈ₙ₊₁ = b(q − qₙ) − (4/h) q̇ₙ − q̈ₙ, with 4/h = 2a
                     for i in 0..n {
-                        a[i] = b_coef * (q[i] - self.q_old[i]) - 2.0 * a_coef * self.v_old[i] - self.a_old[i];
+                        a[i] = b_coef * (q[i] - self.q_old[i])
+                            - 2.0 * a_coef * self.v_old[i]
+                            - self.a_old[i];
                     }
                     self.sys.evaluate(t1, q, v, Level::Full)?;
                     self.mass.copy_from(self.sys.mass());
@@ -234,7 +255,12 @@ impl<D: Descriptor> AlfIndex3<D> {
                         self.qm[i] = 0.5 * (q[i] + self.q_old[i]);
                         self.vm[i] = 0.5 * (v[i] + self.v_old[i]);
                     }
-                    self.sys.evaluate(t + 0.5 * h, self.qm.as_slice(), self.vm.as_slice(), Level::Full)?;
+                    self.sys.evaluate(
+                        t + 0.5 * h,
+                        self.qm.as_slice(),
+                        self.vm.as_slice(),
+                        Level::Full,
+                    )?;
                     self.mass.copy_from(self.sys.mass());
                     self.forces.copy_from(self.sys.forces());
                     self.jac_mid.copy_from(self.sys.phi_q());
@@ -269,10 +295,15 @@ impl<D: Descriptor> AlfIndex3<D> {
             // tangent b M + α Φ_hᵀΦ_h + a α Bᵀ B   (eq 40)
             self.tmat.copy_from(&self.mass);
             self.tmat *= b_coef;
-            self.tmat.gemm_tr(p.alpha, &jac.rows(0, m_h), &jac.rows(0, m_h), 1.0);
+            self.tmat
+                .gemm_tr(p.alpha, &jac.rows(0, m_h), &jac.rows(0, m_h), 1.0);
             if m > m_h {
-                self.tmat
-                    .gemm_tr(a_coef * p.alpha, &jac.rows(m_h, m - m_h), &jac.rows(m_h, m - m_h), 1.0);
+                self.tmat.gemm_tr(
+                    a_coef * p.alpha,
+                    &jac.rows(m_h, m - m_h),
+                    &jac.rows(m_h, m - m_h),
+                    1.0,
+                );
             }
             self.tangent.factor_matrix(t1, &self.tmat)?;
             self.f.neg_mut();
@@ -329,7 +360,9 @@ impl<D: Descriptor> AlfIndex3<D> {
         for i in 0..n {
             v[i] = a_coef * (q[i] - self.q_old[i]) - self.v_old[i];
             a[i] = match p.rule {
-                Rule::Trapezoidal => b_coef * (q[i] - self.q_old[i]) - 2.0 * a_coef * self.v_old[i] - self.a_old[i],
+                Rule::Trapezoidal => {
+                    b_coef * (q[i] - self.q_old[i]) - 2.0 * a_coef * self.v_old[i] - self.a_old[i]
+                }
                 Rule::Midpoint => (v[i] - self.v_old[i]) / h,
             };
         }

@@ -39,7 +39,11 @@ impl LagrangeAccelerations {
     /// Workspace for n coordinates and m rows.
     pub fn new(n: usize, m: usize, baumgarte: Option<Baumgarte>, min_norm: bool) -> Self {
         let params = DenseKktParams {
-            mode: if min_norm { KktMode::MinNorm } else { KktMode::Strict },
+            mode: if min_norm {
+                KktMode::MinNorm
+            } else {
+                KktMode::Strict
+            },
             ..DenseKktParams::default()
         };
         Self {
@@ -56,7 +60,13 @@ impl LagrangeAccelerations {
     }
 
     /// Computes q̈ at the state last evaluated in `sys` (at `Level::Full`).
-    pub fn solve(&mut self, t: f64, sys: &dyn Descriptor, v: &[f64], qdd: &mut DVector<f64>) -> Result<(), AlfError> {
+    pub fn solve(
+        &mut self,
+        t: f64,
+        sys: &dyn Descriptor,
+        v: &[f64],
+        qdd: &mut DVector<f64>,
+    ) -> Result<(), AlfError> {
         let n = self.n;
         self.kkt
             .factor(sys.mass().as_slice(), sys.phi_q().as_slice())
@@ -78,12 +88,16 @@ impl LagrangeAccelerations {
                 *gi -= b.beta * b.beta * phi;
             }
         }
-        self.kkt.solve_in_place(self.rhs.as_mut_slice()).map_err(|source| AlfError::Linalg {
-            t,
-            context: "solving the KKT system",
-            source,
-        })?;
+        self.kkt
+            .solve_in_place(self.rhs.as_mut_slice())
+            .map_err(|source| AlfError::Linalg {
+                t,
+                context: "solving the KKT system",
+                source,
+            })?;
         qdd.copy_from(&self.rhs.rows(0, n));
-        crate::descriptor::check_finite(t, "acceleration", qdd.as_slice(), |i| sys.coordinate_label(i))
+        crate::descriptor::check_finite(t, "acceleration", qdd.as_slice(), |i| {
+            sys.coordinate_label(i)
+        })
     }
 }

@@ -36,34 +36,46 @@ impl LeadingMatrix {
     }
 
     /// Forms L = M + α Φ_qᵀΦ_q and factors it (eq 6).
-    pub fn factor(&mut self, t: f64, mass: &DMatrix<f64>, phi_q: &DMatrix<f64>, alpha: f64) -> Result<(), AlfError> {
+    pub fn factor(
+        &mut self,
+        t: f64,
+        mass: &DMatrix<f64>,
+        phi_q: &DMatrix<f64>,
+        alpha: f64,
+    ) -> Result<(), AlfError> {
         self.l.copy_from(mass);
         self.l.gemm_tr(alpha, phi_q, phi_q, 1.0);
         self.alpha = alpha;
-        self.solver.factor(self.l.as_slice()).map_err(|source| AlfError::Linalg {
-            t,
-            context: "factoring the leading matrix M + Φ_qᵀαΦ_q",
-            source,
-        })
+        self.solver
+            .factor(self.l.as_slice())
+            .map_err(|source| AlfError::Linalg {
+                t,
+                context: "factoring the leading matrix M + Φ_qᵀαΦ_q",
+                source,
+            })
     }
 
     /// Factors a given SPD matrix (e.g. the ALF-INDEX3 tangent b M + Φ_qᵀαΦ_q).
     pub fn factor_matrix(&mut self, t: f64, a: &DMatrix<f64>) -> Result<(), AlfError> {
         self.l.copy_from(a);
-        self.solver.factor(self.l.as_slice()).map_err(|source| AlfError::Linalg {
-            t,
-            context: "factoring the Newton tangent b M + Φ_qᵀαΦ_q",
-            source,
-        })
+        self.solver
+            .factor(self.l.as_slice())
+            .map_err(|source| AlfError::Linalg {
+                t,
+                context: "factoring the Newton tangent b M + Φ_qᵀαΦ_q",
+                source,
+            })
     }
 
     /// Solves L x = b in place.
     pub fn solve(&mut self, t: f64, b: &mut DVector<f64>) -> Result<(), AlfError> {
-        self.solver.solve_in_place(b.as_mut_slice()).map_err(|source| AlfError::Linalg {
-            t,
-            context: "solving with the leading matrix",
-            source,
-        })
+        self.solver
+            .solve_in_place(b.as_mut_slice())
+            .map_err(|source| AlfError::Linalg {
+                t,
+                context: "solving with the leading matrix",
+                source,
+            })
     }
 
     /// The penalty α the matrix was formed with.

@@ -30,7 +30,7 @@ pub mod projection;
 pub mod sparse_alf;
 
 pub use alf::{AlfAccelerations, AlfInfo};
-pub use descriptor::{Descriptor, Level};
+pub use descriptor::{Descriptor, DescriptorData, Level};
 pub use error::AlfError;
 pub use index1::{Index1, Index1Stats};
 pub use index3::{AlfIndex3, Index3Params, Index3Stats, Rule};

@@ -8,9 +8,9 @@ use std::sync::Arc;
 
 use mbs_constraints::{ConstraintError, ConstraintSource, SystemLayout, Workspace};
 use mbs_model::{Layout, Model, State};
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DVector;
 
-use crate::descriptor::{Descriptor, Level};
+use crate::descriptor::{Descriptor, DescriptorData, Level};
 use crate::error::AlfError;
 
 /// A model's descriptor-form equations in the [ṙ, ṗ] layout, dense storage.
@@ -20,13 +20,8 @@ pub struct MechanismDescriptor {
     sys: SystemLayout,
     ws: Workspace,
     state: State,
-    mass: DMatrix<f64>,
-    forces: DVector<f64>,
     phi_all: Vec<f64>,
-    phi: DVector<f64>,
-    phi_q: DMatrix<f64>,
-    phi_t: DVector<f64>,
-    gamma: DVector<f64>,
+    data: DescriptorData,
 }
 
 impl MechanismDescriptor {
@@ -41,13 +36,8 @@ impl MechanismDescriptor {
             sys,
             ws,
             state,
-            mass: DMatrix::zeros(n, n),
-            forces: DVector::zeros(n),
             phi_all: vec![0.0; m],
-            phi: DVector::zeros(m_h),
-            phi_q: DMatrix::zeros(m, n),
-            phi_t: DVector::zeros(m),
-            gamma: DVector::zeros(m),
+            data: DescriptorData::new(n, m, m_h),
         }
     }
 
@@ -106,43 +96,34 @@ impl Descriptor for MechanismDescriptor {
         self.state.q.as_mut_slice().copy_from_slice(q);
         self.state.v.as_mut_slice().copy_from_slice(v);
         let r = (|| {
-            self.ws.evaluate_constraints(&self.model, &self.sys, &self.state)?;
-            self.ws.mass_dense(&self.sys, &mut self.mass)?;
+            self.ws
+                .evaluate_constraints(&self.model, &self.sys, &self.state)?;
+            let d = &mut self.data;
+            self.ws.mass_dense(&self.sys, &mut d.mass)?;
             self.ws.phi(&self.sys, &mut self.phi_all)?;
-            self.ws.phi_q_dense(&self.sys, &mut self.phi_q)?;
+            self.ws.phi_q_dense(&self.sys, &mut d.phi_q)?;
             if level != Level::Positions {
-                self.ws.phi_t(&self.sys, self.phi_t.as_mut_slice())?;
+                self.ws.phi_t(&self.sys, d.phi_t.as_mut_slice())?;
             }
             if level == Level::Full {
-                self.ws.gamma(&self.sys, self.gamma.as_mut_slice())?;
+                self.ws.gamma(&self.sys, d.gamma.as_mut_slice())?;
                 self.ws.evaluate_forces(&self.model);
-                self.ws.generalized_forces(&self.sys, self.forces.as_mut_slice())?;
+                self.ws
+                    .generalized_forces(&self.sys, d.forces.as_mut_slice())?;
             }
             Ok(())
         })();
         r.map_err(|e| self.error(t, e))?;
-        let m_h = self.phi.len();
-        self.phi.as_mut_slice().copy_from_slice(&self.phi_all[..m_h]);
+        let m_h = self.data.phi.len();
+        self.data
+            .phi
+            .as_mut_slice()
+            .copy_from_slice(&self.phi_all[..m_h]);
         Ok(())
     }
 
-    fn mass(&self) -> &DMatrix<f64> {
-        &self.mass
-    }
-    fn forces(&self) -> &DVector<f64> {
-        &self.forces
-    }
-    fn phi(&self) -> &DVector<f64> {
-        &self.phi
-    }
-    fn phi_q(&self) -> &DMatrix<f64> {
-        &self.phi_q
-    }
-    fn phi_t(&self) -> &DVector<f64> {
-        &self.phi_t
-    }
-    fn gamma(&self) -> &DVector<f64> {
-        &self.gamma
+    fn data(&self) -> &DescriptorData {
+        &self.data
     }
 
     fn row_label(&self, row: usize) -> String {

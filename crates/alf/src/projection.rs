@@ -104,7 +104,11 @@ fn kkt(n: usize, m: usize, min_norm: bool) -> DenseKkt {
         n,
         m,
         DenseKktParams {
-            mode: if min_norm { KktMode::MinNorm } else { KktMode::Strict },
+            mode: if min_norm {
+                KktMode::MinNorm
+            } else {
+                KktMode::Strict
+            },
             ..DenseKktParams::default()
         },
     )
@@ -112,9 +116,17 @@ fn kkt(n: usize, m: usize, min_norm: bool) -> DenseKkt {
 
 impl Projector {
     /// Workspace for a system of n coordinates, m rows of which m_h holonomic.
-    pub fn new(n: usize, m: usize, m_h: usize, kind: ProjectionKind, params: ProjectionParams) -> Self {
+    pub fn new(
+        n: usize,
+        m: usize,
+        m_h: usize,
+        kind: ProjectionKind,
+        params: ProjectionParams,
+    ) -> Self {
         let (kkt_q, kkt_v) = match kind {
-            ProjectionKind::Kkt { min_norm } => (Some(kkt(n, m_h, min_norm)), Some(kkt(n, m, min_norm))),
+            ProjectionKind::Kkt { min_norm } => {
+                (Some(kkt(n, m_h, min_norm)), Some(kkt(n, m, min_norm)))
+            }
             ProjectionKind::AugmentedLagrangian => (None, None),
         };
         Self {
@@ -154,7 +166,13 @@ impl Projector {
     /// Projects positions then velocities (ALF-INDEX1 step 4): on return
     /// Φ(q) = 0 and Φ_q q̇ + Φ_t = 0 to the tolerances, and `sys` is evaluated at
     /// the projected positions (level `Velocities`).
-    pub fn project(&mut self, t: f64, sys: &mut dyn Descriptor, q: &mut [f64], v: &mut [f64]) -> Result<ProjectionInfo, AlfError> {
+    pub fn project(
+        &mut self,
+        t: f64,
+        sys: &mut dyn Descriptor,
+        q: &mut [f64],
+        v: &mut [f64],
+    ) -> Result<ProjectionInfo, AlfError> {
         let mut info = ProjectionInfo::default();
         let (it, phi) = self.project_positions(t, sys, q, v)?;
         info.position_iterations = it;
@@ -168,7 +186,13 @@ impl Projector {
     /// Evaluates `sys` at (q, q̇) and factors the iteration matrix over every row,
     /// for velocity and acceleration projections not preceded by a position
     /// projection (ALF-INDEX3 step 3).
-    pub fn factor_at(&mut self, t: f64, sys: &mut dyn Descriptor, q: &[f64], v: &[f64]) -> Result<(), AlfError> {
+    pub fn factor_at(
+        &mut self,
+        t: f64,
+        sys: &mut dyn Descriptor,
+        q: &[f64],
+        v: &[f64],
+    ) -> Result<(), AlfError> {
         sys.evaluate(t, q, v, Level::Velocities)?;
         self.factor(t, sys, self.m)?;
         self.factored_all = true;
@@ -186,7 +210,8 @@ impl Projector {
                     self.leading.factor(t, &self.mass, jac, self.params.alpha)
                 } else {
                     self.jac_h.copy_from(&jac.rows(0, rows));
-                    self.leading.factor(t, &self.mass, &self.jac_h, self.params.alpha)
+                    self.leading
+                        .factor(t, &self.mass, &self.jac_h, self.params.alpha)
                 }
             }
             ProjectionKind::Kkt { .. } => {
@@ -212,7 +237,9 @@ impl Projector {
     fn accumulate(&mut self, rows: usize) {
         if self.kind == ProjectionKind::AugmentedLagrangian {
             let alpha = self.params.alpha;
-            self.sigma.rows_mut(0, rows).axpy(alpha, &self.res.rows(0, rows), 1.0);
+            self.sigma
+                .rows_mut(0, rows)
+                .axpy(alpha, &self.res.rows(0, rows), 1.0);
         }
     }
 
@@ -230,18 +257,28 @@ impl Projector {
                 for i in 0..rows {
                     self.lambda[i] = self.sigma[i] + self.params.alpha * self.res[i];
                 }
-                self.h.gemv_tr(1.0, &jac.rows(0, rows), &self.lambda.rows(0, rows), 1.0);
+                self.h
+                    .gemv_tr(1.0, &jac.rows(0, rows), &self.lambda.rows(0, rows), 1.0);
                 self.h.neg_mut();
                 self.leading.solve(t, &mut self.h)?;
             }
             ProjectionKind::Kkt { .. } => {
                 // [M Φ_qᵀ; Φ_q 0](Δ, Δν) = −(h + Φ_qᵀν, g)   (eqs 16, 25)
-                let rhs = if rows == self.m_h { &mut self.kkt_rhs } else { &mut self.kkt_rhs_v };
-                self.h.gemv_tr(1.0, &jac.rows(0, rows), &self.sigma.rows(0, rows), 1.0);
+                let rhs = if rows == self.m_h {
+                    &mut self.kkt_rhs
+                } else {
+                    &mut self.kkt_rhs_v
+                };
+                self.h
+                    .gemv_tr(1.0, &jac.rows(0, rows), &self.sigma.rows(0, rows), 1.0);
                 rhs.rows_mut(0, n).copy_from(&self.h);
                 rhs.rows_mut(n, rows).copy_from(&self.res.rows(0, rows));
                 rhs.neg_mut();
-                let k = if rows == self.m_h { self.kkt_q.as_mut() } else { self.kkt_v.as_mut() };
+                let k = if rows == self.m_h {
+                    self.kkt_q.as_mut()
+                } else {
+                    self.kkt_v.as_mut()
+                };
                 k.expect("KKT projector")
                     .solve_in_place(rhs.as_mut_slice())
                     .map_err(|source| AlfError::Linalg {
@@ -259,7 +296,13 @@ impl Projector {
 
     /// Position projection (eqs 9–15, or eq 16 for the KKT kind), with the
     /// iteration matrix factored once at q*. Returns the iterations and ‖Φ‖∞.
-    pub fn project_positions(&mut self, t: f64, sys: &mut dyn Descriptor, q: &mut [f64], v: &[f64]) -> Result<(usize, f64), AlfError> {
+    pub fn project_positions(
+        &mut self,
+        t: f64,
+        sys: &mut dyn Descriptor,
+        q: &mut [f64],
+        v: &[f64],
+    ) -> Result<(usize, f64), AlfError> {
         let (n, m_h) = (self.n, self.m_h);
         let p = self.params;
         sys.evaluate(t, q, v, Level::Positions)?;
@@ -321,11 +364,18 @@ impl Projector {
     /// Velocity projection (eqs 17–24, or eq 25 for the KKT kind) at fixed q.
     /// The AL kind reuses the leading matrix of the position projection. Returns
     /// the iterations and ‖Φ̇‖∞.
-    pub fn project_velocities(&mut self, t: f64, sys: &mut dyn Descriptor, q: &[f64], v: &mut [f64]) -> Result<(usize, f64), AlfError> {
+    pub fn project_velocities(
+        &mut self,
+        t: f64,
+        sys: &mut dyn Descriptor,
+        q: &[f64],
+        v: &mut [f64],
+    ) -> Result<(usize, f64), AlfError> {
         let m = self.m;
         sys.evaluate(t, q, v, Level::Velocities)?;
         // the AL kind reuses the position projection's L unless rows differ
-        if matches!(self.kind, ProjectionKind::Kkt { .. }) || (m != self.m_h && !self.factored_all) {
+        if matches!(self.kind, ProjectionKind::Kkt { .. }) || (m != self.m_h && !self.factored_all)
+        {
             self.factor(t, sys, m)?;
             self.factored_all = true;
         } else {
@@ -337,7 +387,14 @@ impl Projector {
 
     /// Acceleration projection (eqs 26–34) of `a` at the state (q, q̇), onto
     /// Φ_q q̈ = γ. Returns the iterations and ‖Φ_q q̈ − γ‖∞.
-    pub fn project_accelerations(&mut self, t: f64, sys: &mut dyn Descriptor, q: &[f64], v: &[f64], a: &mut [f64]) -> Result<(usize, f64), AlfError> {
+    pub fn project_accelerations(
+        &mut self,
+        t: f64,
+        sys: &mut dyn Descriptor,
+        q: &[f64],
+        v: &[f64],
+        a: &mut [f64],
+    ) -> Result<(usize, f64), AlfError> {
         sys.evaluate(t, q, v, Level::Full)?;
         if matches!(self.kind, ProjectionKind::Kkt { .. }) || !self.factored_all {
             self.factor(t, sys, self.m)?;

@@ -9,8 +9,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use mbs_constraints::{ConstraintError, SystemLayout, Workspace};
 use mbs_constraints::mass::MassBlock;
+use mbs_constraints::{ConstraintError, SystemLayout, Workspace};
 use mbs_integrators::{OdeSystem, SystemError};
 use mbs_linalg::sparse::{SparseCholesky, SparseCholeskyParams, SparsePattern};
 use mbs_model::{BodyRef, Layout, Model, State};
@@ -126,7 +126,11 @@ impl SparseAlf {
 
     fn add_block(&mut self, a: usize, b: usize, f: impl Fn(usize, usize) -> f64) {
         // stored block (max, min): entry (r, c) of block (a, b) is (c, r) of (b, a)
-        let (key, swap) = if a >= b { ((a, b), false) } else { ((b, a), true) };
+        let (key, swap) = if a >= b {
+            ((a, b), false)
+        } else {
+            ((b, a), true)
+        };
         let base = self.slots[&key];
         for c in 0..7 {
             for r in 0..7 {
@@ -172,11 +176,13 @@ impl SparseAlf {
                 }
             }
         }
-        self.chol.factorize(&self.values).map_err(|source| AlfError::Linalg {
-            t,
-            context: "sparse factorization of M + Φ_qᵀαΦ_q",
-            source,
-        })
+        self.chol
+            .factorize(&self.values)
+            .map_err(|source| AlfError::Linalg {
+                t,
+                context: "sparse factorization of M + Φ_qᵀαΦ_q",
+                source,
+            })
     }
 
     fn constraint_error(&self, t: f64, e: ConstraintError) -> AlfError {
@@ -188,7 +194,13 @@ impl SparseAlf {
 
     /// ALF accelerations q̈ at (t, q, q̇) into `qdd` (eqs 6–8, as
     /// [`crate::AlfAccelerations::solve`]).
-    pub fn accelerations(&mut self, t: f64, q: &[f64], v: &[f64], qdd: &mut [f64]) -> Result<AlfInfo, AlfError> {
+    pub fn accelerations(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+        qdd: &mut [f64],
+    ) -> Result<AlfInfo, AlfError> {
         self.state.t = t;
         self.state.q.as_mut_slice().copy_from_slice(q);
         self.state.v.as_mut_slice().copy_from_slice(v);
@@ -204,7 +216,11 @@ impl SparseAlf {
         r.map_err(|e| self.constraint_error(t, e))?;
         // c = −γ + 2Ωμ Φ̇ + Ω² Φ (holonomic rows)
         for i in 0..self.c.len() {
-            let stab = if i < m_h { p.omega * p.omega * self.phi[i] } else { 0.0 };
+            let stab = if i < m_h {
+                p.omega * p.omega * self.phi[i]
+            } else {
+                0.0
+            };
             self.c[i] = -self.c[i] + 2.0 * p.omega * p.mu * self.tmp_m[i] + stab;
         }
         self.factor(t)?;
@@ -224,11 +240,13 @@ impl SparseAlf {
             for (r, f) in self.rhs.iter_mut().zip(&self.forces) {
                 *r = f - *r;
             }
-            self.chol.solve(&mut self.rhs).map_err(|source| AlfError::Linalg {
-                t,
-                context: "sparse solve with M + Φ_qᵀαΦ_q",
-                source,
-            })?;
+            self.chol
+                .solve(&mut self.rhs)
+                .map_err(|source| AlfError::Linalg {
+                    t,
+                    context: "sparse solve with M + Φ_qᵀαΦ_q",
+                    source,
+                })?;
             self.ws
                 .phi_q_mul(&self.sys, &self.rhs, &mut self.tmp_m)
                 .map_err(|e| self.constraint_error(t, e))?;
@@ -239,12 +257,17 @@ impl SparseAlf {
             info.change = if it == 1 {
                 f64::INFINITY
             } else {
-                self.rhs.iter().zip(&self.prev).fold(0.0f64, |a, (x, y)| a.max((x - y).abs())) / scale
+                self.rhs
+                    .iter()
+                    .zip(&self.prev)
+                    .fold(0.0f64, |a, (x, y)| a.max((x - y).abs()))
+                    / scale
             };
             self.prev.copy_from_slice(&self.rhs);
             info.iterations = it;
             self.iterations += 1;
-            if info.change <= p.tol || (it > 2 && info.change <= 1e-8 && info.change >= 0.5 * last) {
+            if info.change <= p.tol || (it > 2 && info.change <= 1e-8 && info.change >= 0.5 * last)
+            {
                 info.converged = true;
                 break;
             }
@@ -255,7 +278,13 @@ impl SparseAlf {
     }
 
     /// Accelerations into a `DVector` (allocation-free when sized n).
-    pub fn accelerations_vec(&mut self, t: f64, q: &[f64], v: &[f64], qdd: &mut DVector<f64>) -> Result<AlfInfo, AlfError> {
+    pub fn accelerations_vec(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+        qdd: &mut DVector<f64>,
+    ) -> Result<AlfInfo, AlfError> {
         self.accelerations(t, q, v, qdd.as_mut_slice())
     }
 }

@@ -6,7 +6,8 @@
 use std::sync::Arc;
 
 use mbs_alf::{
-    AlfParams, Descriptor, Formulation, Index1, Level, MechanismDescriptor, Projection, ProjectionParams,
+    AlfParams, Descriptor, Formulation, Index1, Level, MechanismDescriptor, Projection,
+    ProjectionParams,
 };
 use mbs_kinematics::euler_params::{from_axis_angle, pdot_from_omega};
 use mbs_mechanisms::generators::{SplitMix64, random_loop_mechanism, random_tree};

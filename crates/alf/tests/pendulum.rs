@@ -2,7 +2,8 @@
 
 use mbs_alf::analytic::CartesianPendulum;
 use mbs_alf::{
-    AlfIndex3, AlfParams, Descriptor, Formulation, Index1, Index3Params, Level, Projection, ProjectionParams, Rule,
+    AlfIndex3, AlfParams, Descriptor, Formulation, Index1, Index3Params, Level, Projection,
+    ProjectionParams, Rule,
 };
 use mbs_integrators::{ImplicitIntegrator, ImplicitRule, OdeSystem};
 use nalgebra::DVector;
@@ -32,11 +33,18 @@ fn alf_and_lagrange_accelerations_equal_the_closed_form() {
             min_norm: false,
         },
     ] {
-        let mut sys = Index1::new(CartesianPendulum::new(1.0, 1.0, 1.0), formulation, Projection::None);
+        let mut sys = Index1::new(
+            CartesianPendulum::new(1.0, 1.0, 1.0),
+            formulation,
+            Projection::None,
+        );
         let mut qdd = DVector::zeros(2);
         sys.accelerations(0.0, &q, &v, &mut qdd).unwrap();
         for i in 0..2 {
-            assert!((qdd[i] - expected[i]).abs() < 1e-9, "{formulation:?}: {qdd} vs {expected:?}");
+            assert!(
+                (qdd[i] - expected[i]).abs() < 1e-9,
+                "{formulation:?}: {qdd} vs {expected:?}"
+            );
         }
     }
 }
@@ -78,7 +86,9 @@ fn index1_with_projection_keeps_the_constraint_and_energy() {
     params.newton.atol = 1e-9;
     let mut integ = ImplicitIntegrator::new(4, params);
     let y0 = [1.0, 0.0, 0.0, -1.0];
-    integ.integrate(&mut sys, 0.0, &y0, 20.0, &[], &mut ()).unwrap();
+    integ
+        .integrate(&mut sys, 0.0, &y0, 20.0, &[], &mut ())
+        .unwrap();
     let y = integ.y();
     let phi = y[0] * y[0] + y[1] * y[1] - 1.0;
     assert!(phi.abs() < 1e-12, "Φ = {phi}");

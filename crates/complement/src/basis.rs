@@ -11,11 +11,21 @@ use mbs_linalg::nullspace::{
 use nalgebra::{DMatrix, DVector};
 
 /// A null-space method with its state.
+///
+/// Coordinate partitioning is monitored twice: by `mbs-linalg` (the pivots of
+/// Φ_u against `reselect_ratio`, and Φ_q P = 0 on the redundant rows) and here
+/// by the gain of the partition, `g = max|Φ_u⁻¹Φ_v|` (the largest entry of P):
+/// a fresh Gauss–Jordan selection has g = O(1); when g exceeds
+/// `max(partition_gain, 4 g₀)` (g₀: gain at the last selection) the dependent
+/// coordinates have become a poor choice (Φ_u near singular) and the partition is
+/// re-selected.
 #[derive(Debug, Clone)]
 pub struct Basis {
     method: NullSpaceMethod,
     params: NullSpaceParams,
     cp: CoordinatePartitioning,
+    partition_gain: f64,
+    gain_at_selection: f64,
 }
 
 impl Basis {
@@ -28,7 +38,13 @@ impl Basis {
         };
         let mut cp = CoordinatePartitioning::new(params);
         cp.reselect_ratio = reselect_ratio;
-        Self { method, params, cp }
+        Self {
+            method,
+            params,
+            cp,
+            partition_gain: 10.0,
+            gain_at_selection: 1.0,
+        }
     }
 
     /// The method.
@@ -44,9 +60,25 @@ impl Basis {
 
     /// `P` (and `S` where the method defines it) for `phi_q`; `mass` is needed
     /// by Wang–Huston only.
-    pub fn compute(&mut self, phi_q: &DMatrix<f64>, mass: Option<&DMatrix<f64>>) -> Result<NullSpace, LinalgError> {
+    pub fn compute(
+        &mut self,
+        phi_q: &DMatrix<f64>,
+        mass: Option<&DMatrix<f64>>,
+    ) -> Result<NullSpace, LinalgError> {
         match self.method {
-            NullSpaceMethod::CoordinatePartitioning => self.cp.compute(phi_q),
+            NullSpaceMethod::CoordinatePartitioning => {
+                let before = self.cp.selections();
+                let mut ns = self.cp.compute(phi_q)?;
+                let gain = ns.p.amax();
+                if self.cp.selections() != before {
+                    self.gain_at_selection = gain;
+                } else if gain > self.partition_gain.max(4.0 * self.gain_at_selection) {
+                    self.cp.reset();
+                    ns = self.cp.compute(phi_q)?;
+                    self.gain_at_selection = ns.p.amax();
+                }
+                Ok(ns)
+            }
             m => null_space(m, phi_q, mass, &self.params),
         }
     }
@@ -60,7 +92,12 @@ impl Basis {
 /// The particular acceleration `S Γ` of eq 3.8 (`X⁻¹ [Γ; 0]`); for a method
 /// without `S` (PUTD-G) the minimum-norm solution of `Φ_q x = Γ` (the same
 /// vector as `X⁺[Γ; 0]` for an orthonormal `P`, `B = Pᵀ`).
-pub fn particular(ns: &NullSpace, phi_q: &DMatrix<f64>, rhs: &DVector<f64>, tol: f64) -> DVector<f64> {
+pub fn particular(
+    ns: &NullSpace,
+    phi_q: &DMatrix<f64>,
+    rhs: &DVector<f64>,
+    tol: f64,
+) -> DVector<f64> {
     match &ns.s {
         Some(s) => s * rhs,
         None => min_norm_solve(phi_q, rhs, tol),

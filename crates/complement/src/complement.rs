@@ -75,10 +75,13 @@ impl Complement {
         let s0 = State::initial(&model, Layout::EulerParamsPdot);
         let (q0, v0) = eval.from_state(&s0)?;
         let norm_rows = match (params.coordinates, eval.layout().normalization_start()) {
-            (Coordinates::EulerParams, Some(start)) if params.method == NullSpaceMethod::WangHuston => (0
-                ..model.n_bodies())
-                .map(|b| (start + b, eval.layout().inertia(b).trace() / 3.0))
-                .collect(),
+            (Coordinates::EulerParams, Some(start))
+                if params.method == NullSpaceMethod::WangHuston =>
+            {
+                (0..model.n_bodies())
+                    .map(|b| (start + b, eval.layout().inertia(b).trace() / 3.0))
+                    .collect()
+            }
             _ => Vec::new(),
         };
         Ok(Self {
@@ -135,7 +138,13 @@ impl Complement {
 
     /// q̈ at (t, q, q̇) into `qdd` (length n_v), by the selected method and
     /// stabilization.
-    pub fn accelerations(&mut self, t: f64, q: &[f64], v: &[f64], qdd: &mut [f64]) -> Result<(), ComplementError> {
+    pub fn accelerations(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+        qdd: &mut [f64],
+    ) -> Result<(), ComplementError> {
         check_len("accelerations", self.n_v(), qdd.len())?;
         self.eval.evaluate(t, q, v, Level::Full)?;
         let eq = &self.eval.eq;
@@ -147,10 +156,16 @@ impl Complement {
             let (mut mass, mut forces) = (eq.mass.clone(), eq.forces.clone());
             augment_normalization(&mut mass, &mut forces, &eq.phi_q, &g, &self.norm_rows);
             let ns = self.basis.compute(&eq.phi_q, Some(&mass)).map_err(nse)?;
-            (ns.rank, accelerations(t, &ns, &mass, &forces, &eq.phi_q, &g, tol))
+            (
+                ns.rank,
+                accelerations(t, &ns, &mass, &forces, &eq.phi_q, &g, tol),
+            )
         } else {
             let ns = self.basis.compute(&eq.phi_q, None).map_err(nse)?;
-            (ns.rank, accelerations(t, &ns, &eq.mass, &eq.forces, &eq.phi_q, &g, tol))
+            (
+                ns.rank,
+                accelerations(t, &ns, &eq.mass, &eq.forces, &eq.phi_q, &g, tol),
+            )
         };
         self.note_rank(rank);
         let a = a?;
@@ -233,9 +248,14 @@ impl OdeSystem for Complement {
     }
 }
 
-/// Φ̈-consistent accelerations of every method at one state, for comparisons:
-/// returns q̈ (length n_v) of `params` at y.
-pub fn accelerations_at(model: Arc<Model>, params: ComplementParams, t: f64, y: &[f64]) -> Result<DVector<f64>, ComplementError> {
+/// q̈ (length n_v) of `params` at (t, y) by a fresh [`Complement`] — for
+/// comparisons between methods.
+pub fn accelerations_at(
+    model: Arc<Model>,
+    params: ComplementParams,
+    t: f64,
+    y: &[f64],
+) -> Result<DVector<f64>, ComplementError> {
     let mut c = Complement::new(model, params)?;
     let n = c.n_q();
     let mut a = DVector::zeros(c.n_v());

@@ -239,7 +239,13 @@ impl Evaluator {
     }
 
     /// Evaluates the quantities of `level` at (t, q, q̇) into [`Self::eq`].
-    pub fn evaluate(&mut self, t: f64, q: &[f64], v: &[f64], level: Level) -> Result<(), ComplementError> {
+    pub fn evaluate(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+        level: Level,
+    ) -> Result<(), ComplementError> {
         crate::error::check_len("positions", self.n_q(), q.len())?;
         crate::error::check_len("velocities", self.n_v(), v.len())?;
         self.state.t = t;
@@ -256,29 +262,44 @@ impl Evaluator {
             .map_err(ev)?;
         self.ws.phi(&self.sys, &mut self.phi_all).map_err(ev)?;
         let m_h = self.sys.n_holonomic();
-        self.eq.phi.as_mut_slice().copy_from_slice(&self.phi_all[..m_h]);
+        self.eq
+            .phi
+            .as_mut_slice()
+            .copy_from_slice(&self.phi_all[..m_h]);
         if level >= Level::Velocities {
-            self.ws.phi_t(&self.sys, self.eq.phi_t.as_mut_slice()).map_err(ev)?;
+            self.ws
+                .phi_t(&self.sys, self.eq.phi_t.as_mut_slice())
+                .map_err(ev)?;
         }
         if level == Level::Full {
             self.ws.evaluate_forces(&self.model);
         }
         match self.coords {
             Coordinates::EulerParams => {
-                self.ws.phi_q_dense(&self.sys, &mut self.eq.phi_q).map_err(ev)?;
+                self.ws
+                    .phi_q_dense(&self.sys, &mut self.eq.phi_q)
+                    .map_err(ev)?;
                 if level == Level::Full {
-                    self.ws.gamma(&self.sys, self.eq.gamma.as_mut_slice()).map_err(ev)?;
-                    self.ws.mass_dense(&self.sys, &mut self.eq.mass).map_err(ev)?;
+                    self.ws
+                        .gamma(&self.sys, self.eq.gamma.as_mut_slice())
+                        .map_err(ev)?;
+                    self.ws
+                        .mass_dense(&self.sys, &mut self.eq.mass)
+                        .map_err(ev)?;
                     self.ws
                         .generalized_forces(&self.sys, self.eq.forces.as_mut_slice())
                         .map_err(ev)?;
                 }
             }
             Coordinates::EulerAngles(_) => {
-                self.ws.phi_q_dense(&self.sys, &mut self.phi_q_w).map_err(ev)?;
+                self.ws
+                    .phi_q_dense(&self.sys, &mut self.phi_q_w)
+                    .map_err(ev)?;
                 self.map_jacobian();
                 if level == Level::Full {
-                    self.ws.gamma(&self.sys, self.gamma_w.as_mut_slice()).map_err(ev)?;
+                    self.ws
+                        .gamma(&self.sys, self.gamma_w.as_mut_slice())
+                        .map_err(ev)?;
                     self.ws
                         .generalized_forces(&self.sys, self.forces_w.as_mut_slice())
                         .map_err(ev)?;
@@ -290,12 +311,18 @@ impl Evaluator {
     }
 
     /// p = p(θ), ω' = B'(θ) θ̇ for every body; B' and Ḃ'θ̇ kept for the mapping.
-    fn angles_to_state(&mut self, t: f64, seq: EulerSequence, q: &[f64], v: &[f64]) -> Result<(), ComplementError> {
+    fn angles_to_state(
+        &mut self,
+        t: f64,
+        seq: EulerSequence,
+        q: &[f64],
+        v: &[f64],
+    ) -> Result<(), ComplementError> {
         for b in 0..self.model.n_bodies() {
             let th = Vector3::new(q[6 * b + 3], q[6 * b + 4], q[6 * b + 5]);
             let thd = Vector3::new(v[6 * b + 3], v[6 * b + 4], v[6 * b + 5]);
             let factor = seq.singular_factor(th[1]).abs();
-            if !(factor >= self.gimbal_tol) {
+            if factor.is_nan() || factor < self.gimbal_tol {
                 return Err(ComplementError::GimbalLock {
                     t,
                     body: self.model.bodies()[b].name.clone(),

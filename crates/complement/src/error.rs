@@ -133,7 +133,11 @@ impl ComplementError {
     }
 }
 
-pub(crate) fn check_len(what: &'static str, expected: usize, got: usize) -> Result<(), ComplementError> {
+pub(crate) fn check_len(
+    what: &'static str,
+    expected: usize,
+    got: usize,
+) -> Result<(), ComplementError> {
     if expected == got {
         Ok(())
     } else {

@@ -134,17 +134,22 @@ impl ComplementParams {
             return bad(format!("rank_tol must be positive, got {}", self.rank_tol));
         }
         if !(self.gimbal_tol.is_finite() && self.gimbal_tol > 0.0) {
-            return bad(format!("gimbal_tol must be positive, got {}", self.gimbal_tol));
+            return bad(format!(
+                "gimbal_tol must be positive, got {}",
+                self.gimbal_tol
+            ));
         }
         match self.stabilization {
             Stabilization::Baumgarte { alpha, beta }
                 if !(alpha.is_finite() && beta.is_finite() && alpha >= 0.0) =>
             {
-                bad(format!("Baumgarte α̂ = {alpha}, β̂ = {beta} must be finite, α̂ ≥ 0"))
+                bad(format!(
+                    "Baumgarte α̂ = {alpha}, β̂ = {beta} must be finite, α̂ ≥ 0"
+                ))
             }
-            Stabilization::NewtonRaphson { tol } if !(tol.is_finite() && tol > 0.0) => {
-                bad(format!("Newton–Raphson tolerance must be positive, got {tol}"))
-            }
+            Stabilization::NewtonRaphson { tol } if !(tol.is_finite() && tol > 0.0) => bad(
+                format!("Newton–Raphson tolerance must be positive, got {tol}"),
+            ),
             _ => Ok(()),
         }
     }

@@ -66,19 +66,22 @@ pub fn correct(
             out.iterations += 1;
             eval.evaluate(t, q, v, Level::Positions)?;
             let new = eval.eq.phi.norm();
-            if !(new < res) && new <= tol {
+            if new >= res && new <= tol {
                 res = new;
                 break; // stagnated at round-off below the tolerance
             }
             res = new;
         }
-        if !(res <= tol) {
+        if res.is_nan() || res > tol {
             let (row, _) = eval
                 .eq
                 .phi
                 .iter()
                 .enumerate()
-                .fold((0, 0.0), |(bi, bv), (i, x)| if x.abs() > bv { (i, x.abs()) } else { (bi, bv) });
+                .fold(
+                    (0, 0.0),
+                    |(bi, bv), (i, x)| if x.abs() > bv { (i, x.abs()) } else { (bi, bv) },
+                );
             return Err(ComplementError::NewtonNotConverged {
                 t,
                 residual: res,

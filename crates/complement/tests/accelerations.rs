@@ -8,9 +8,13 @@ use std::sync::Arc;
 
 use common::{best_sequence, physical_from_angles, physical_from_pdot, random_state, rel};
 use mbs_alf::{Descriptor, LagrangeAccelerations, Level, MechanismDescriptor};
-use mbs_complement::{Complement, ComplementParams, Coordinates, NullSpaceMethod, accelerations_at};
+use mbs_complement::{
+    Complement, ComplementParams, Coordinates, NullSpaceMethod, accelerations_at,
+};
 use mbs_mechanisms::generators::{random_loop_mechanism, random_tree};
-use mbs_mechanisms::{McPhersonParams, mcpherson_overconstrained, mcpherson_simplified, spatial_four_bar};
+use mbs_mechanisms::{
+    McPhersonParams, mcpherson_overconstrained, mcpherson_simplified, spatial_four_bar,
+};
 use mbs_model::{Model, State};
 use nalgebra::DVector;
 
@@ -28,13 +32,27 @@ fn kkt(model: &Arc<Model>, s: &State) -> DVector<f64> {
 
 fn models() -> Vec<(String, Arc<Model>)> {
     let mut out: Vec<(String, Arc<Model>)> = (0..6)
-        .map(|seed| (format!("random-tree-{seed}"), Arc::new(random_tree(seed, 5).unwrap())))
+        .map(|seed| {
+            (
+                format!("random-tree-{seed}"),
+                Arc::new(random_tree(seed, 5).unwrap()),
+            )
+        })
         .collect();
     for seed in 0..3 {
-        out.push((format!("random-loop-{seed}"), Arc::new(random_loop_mechanism(seed, 4).unwrap())));
+        out.push((
+            format!("random-loop-{seed}"),
+            Arc::new(random_loop_mechanism(seed, 4).unwrap()),
+        ));
     }
-    out.push(("mcpherson-simplified".into(), Arc::new(mcpherson_simplified(&McPhersonParams::default()).unwrap())));
-    out.push(("spatial-four-bar".into(), Arc::new(spatial_four_bar(&Default::default()).unwrap())));
+    out.push((
+        "mcpherson-simplified".into(),
+        Arc::new(mcpherson_simplified(&McPhersonParams::default()).unwrap()),
+    ));
+    out.push((
+        "spatial-four-bar".into(),
+        Arc::new(spatial_four_bar(&Default::default()).unwrap()),
+    ));
     out
 }
 
@@ -48,11 +66,20 @@ fn all_methods_agree_with_each_other_and_kkt_euler_params() {
             let y = [s.q.as_slice(), s.v.as_slice()].concat();
             let reference = kkt(&model, &s);
             for method in NullSpaceMethod::ALL {
-                let a = accelerations_at(model.clone(), ComplementParams::with_method(method), s.t, &y)
-                    .unwrap_or_else(|e| panic!("{name} {}: {e}", method.name()));
+                let a = accelerations_at(
+                    model.clone(),
+                    ComplementParams::with_method(method),
+                    s.t,
+                    &y,
+                )
+                .unwrap_or_else(|e| panic!("{name} {}: {e}", method.name()));
                 let d = rel(&a, &reference);
                 worst = worst.max(d);
-                assert!(d < TOL, "{name} state {k} {}: relative difference {d:e}", method.name());
+                assert!(
+                    d < TOL,
+                    "{name} state {k} {}: relative difference {d:e}",
+                    method.name()
+                );
             }
         }
     }
@@ -80,7 +107,11 @@ fn all_methods_agree_in_euler_angles() {
                 .unwrap_or_else(|e| panic!("{name} {} {seq}: {e}", method.name()));
             let d = rel(&physical_from_angles(seq, &y, &a), &reference);
             worst = worst.max(d);
-            assert!(d < TOL, "{name} {} {seq}: relative difference {d:e}", method.name());
+            assert!(
+                d < TOL,
+                "{name} {} {seq}: relative difference {d:e}",
+                method.name()
+            );
         }
     }
     eprintln!("Euler angles: largest relative difference to KKT {worst:e}");
@@ -97,7 +128,13 @@ fn redundant_strut_all_methods_agree() {
     // Same motion as the simplified strut (same bodies and loads).
     let reference = accelerations_at(simple, ComplementParams::default(), 0.0, &y).unwrap();
     for method in NullSpaceMethod::ALL {
-        let a = accelerations_at(model.clone(), ComplementParams::with_method(method), 0.0, &y).unwrap();
+        let a = accelerations_at(
+            model.clone(),
+            ComplementParams::with_method(method),
+            0.0,
+            &y,
+        )
+        .unwrap();
         let d = rel(&a, &reference);
         assert!(d < TOL, "{}: {d:e}", method.name());
     }

@@ -56,9 +56,12 @@ pub(crate) struct JointEval {
     /// H, motion type at the origin, and its rate.
     pub hm: [Vector6<f64>; 6],
     pub hm_dot: [Vector6<f64>; 6],
-    /// D, force type at the origin, and its rate.
+    /// D, force type at the origin, and its rate (plus side).
     pub d: [Vector6<f64>; 6],
     pub d_dot: [Vector6<f64>; 6],
+    /// D of the minus side (a cut joint's minus handle may sit at another point).
+    pub d_minus: [Vector6<f64>; 6],
+    pub d_minus_dot: [Vector6<f64>; 6],
 }
 
 /// Read-only data of one evaluation.
@@ -147,18 +150,24 @@ fn known_impulse(node: &Node, ctx: &Ctx) -> Vector6<f64> {
     kb
 }
 
+/// The D columns of a handle's side.
+#[inline]
+fn dcols(je: &JointEval, sign: f64) -> &[Vector6<f64>; 6] {
+    if sign > 0.0 { &je.d } else { &je.d_minus }
+}
+
 fn leaf_up(node: &mut Node, ctx: &Ctx) {
     let b = node.body.expect("leaf");
     let minv = &ctx.minv[b];
     let kb = minv * known_impulse(node, ctx);
     let me = node.me;
     for hj in &node.handles {
-        let dj = &ctx.jev[hj.joint].d;
+        let dj = dcols(&ctx.jev[hj.joint], hj.sign);
         for a in 0..hj.m {
             let w = minv * (hj.sign * dj[a]);
             let col = hj.off + a;
             for hi in &node.handles {
-                let di = &ctx.jev[hi.joint].d;
+                let di = dcols(&ctx.jev[hi.joint], hi.sign);
                 for c in 0..hi.m {
                     node.rmat[hi.off + c + col * me] = hi.sign * di[c].dot(&w);
                 }
@@ -254,7 +263,7 @@ pub(crate) fn down(nodes: &mut [Node], ctx: &Ctx) {
     if let Some(b) = node.body {
         let mut t = known_impulse(node, ctx);
         for h in &node.handles {
-            let d = &ctx.jev[h.joint].d;
+            let d = dcols(&ctx.jev[h.joint], h.sign);
             for a in 0..h.m {
                 t += (h.sign * node.sigma_e[h.off + a]) * d[a];
             }

@@ -29,11 +29,11 @@ use std::sync::Arc;
 
 use mbs_constraints::{SystemLayout, Workspace};
 use mbs_integrators::{OdeSystem, SystemError};
+use mbs_kinematics::EulerParams;
 use mbs_kinematics::euler_params::{self, rotation};
 use mbs_kinematics::spatial::spatial_inertia_from_centroidal;
-use mbs_kinematics::EulerParams;
 use mbs_model::{BodyRef, Layout, Model, State};
-use nalgebra::{DVector, Matrix3, Matrix6, Vector3, Vector6};
+use nalgebra::{Matrix3, Matrix6, Vector3, Vector6};
 
 use crate::assembly::{self, Ctx, Handle, JointEval, Node, Slot};
 use crate::error::HdcaError;
@@ -152,7 +152,11 @@ impl Hdca {
             };
             let nf = if tree { kind.n_free() } else { 0 };
             let nc = 6 - kind.n_free();
-            let (q_off, uo) = if tree { (n_q, n_p) } else { (usize::MAX, usize::MAX) };
+            let (q_off, uo) = if tree {
+                (n_q, n_p)
+            } else {
+                (usize::MAX, usize::MAX)
+            };
             if tree {
                 n_q += kind.n_coords();
                 n_p += nf;
@@ -174,6 +178,7 @@ impl Hdca {
                 rho_minus: mk_minus.position,
                 axes_minus: mk_minus.orientation,
                 rho_plus: mk_plus.position,
+                axes_plus: mk_plus.orientation,
                 nf,
                 nc,
                 q_off,
@@ -297,7 +302,11 @@ impl Hdca {
         for &b in &self.tree_order {
             let j = &self.joints[self.parent_joint[b]];
             let (rp, ep, ap) = match self.parent_body[b] {
-                None => (Vector3::zeros(), euler_params::identity(), Matrix3::identity()),
+                None => (
+                    Vector3::zeros(),
+                    euler_params::identity(),
+                    Matrix3::identity(),
+                ),
                 Some(p) => (self.bodies[p].r, self.bodies[p].e, self.bodies[p].a),
             };
             let qj = &q[j.q_off..j.q_off + j.kind.n_coords()];
@@ -335,31 +344,66 @@ impl Hdca {
             let j = &self.joints[k];
             let (rm, am) = self.body_pose(j.minus);
             let (rp, ap) = self.body_pose(j.plus);
-            let _ = rm;
             let axes = am * j.axes_minus;
             let point = rp + ap * j.rho_plus;
             let vp = self.twist(j.plus);
             let point_dot = lin3(&vp) + ang3(&vp).cross(&point);
             let wm = ang3(&self.twist(j.minus));
+            if !j.tree {
+                let mut cols = [Vector6::zeros(); 6];
+                let mut rates = [Vector6::zeros(); 6];
+                let wp = ang3(&vp);
+                let (nc, two_point) = joint::cut_columns(
+                    j.kind,
+                    &axes,
+                    &(ap * j.axes_plus),
+                    &wm,
+                    &wp,
+                    &mut cols,
+                    &mut rates,
+                );
+                let (pm, pm_dot) = if two_point {
+                    let pm = rm + am * j.rho_minus;
+                    let vm = self.twist(j.minus);
+                    (pm, lin3(&vm) + ang3(&vm).cross(&pm))
+                } else {
+                    (point, point_dot)
+                };
+                let je = &mut self.jev[k];
+                je.nf = 0;
+                je.nc = nc;
+                je.point = point;
+                je.point_dot = point_dot;
+                for a in 0..nc {
+                    je.d[a] = force_at_origin(&cols[a], &point);
+                    je.d_dot[a] = force_at_origin_dot(&cols[a], &rates[a], &point, &point_dot);
+                    je.d_minus[a] = force_at_origin(&cols[a], &pm);
+                    je.d_minus_dot[a] = force_at_origin_dot(&cols[a], &rates[a], &pm, &pm_dot);
+                }
+                continue;
+            }
             let mut hl = [Vector6::zeros(); 6];
             let mut dl = [Vector6::zeros(); 6];
-            let (nfk, nc) = local_columns(j.kind, j.tree, &axes, &mut hl, &mut dl);
-            let nf = if j.tree { nfk } else { 0 };
+            let mut turning = [[false; 6]; 2];
+            let (nf, nc) = local_columns(j.kind, j.tree, &axes, &mut hl, &mut dl, &mut turning);
+            let zero = Vector3::zeros();
             let je = &mut self.jev[k];
             je.nf = nf;
             je.nc = nc;
             je.point = point;
             je.point_dot = point_dot;
             for a in 0..nf {
-                let rate = column_rate(&hl[a], &wm);
+                let rate = column_rate(&hl[a], if turning[0][a] { &wm } else { &zero });
                 je.h[a] = force_at_origin(&hl[a], &point);
                 je.hm[a] = motion_at_origin(&hl[a], &point);
                 je.hm_dot[a] = motion_at_origin_dot(&hl[a], &rate, &point, &point_dot);
             }
             for a in 0..nc {
-                let rate = column_rate(&dl[a], &wm);
+                let rate = column_rate(&dl[a], if turning[1][a] { &wm } else { &zero });
                 je.d[a] = force_at_origin(&dl[a], &point);
                 je.d_dot[a] = force_at_origin_dot(&dl[a], &rate, &point, &point_dot);
+                je.d_minus[a] = je.d[a];
+                je.d_minus_dot[a] = je.d_dot[a];
             }
         }
     }
@@ -379,9 +423,12 @@ impl Hdca {
         let (q, p) = y.split_at(self.n_q);
         self.positions(q);
         for b in 0..self.model.n_bodies() {
-            let ch = self.bodies[b].m0.cholesky().ok_or_else(|| HdcaError::SingularInertia {
-                body: self.model.bodies()[b].name.clone(),
-            })?;
+            let ch = self.bodies[b]
+                .m0
+                .cholesky()
+                .ok_or_else(|| HdcaError::SingularInertia {
+                    body: self.model.bodies()[b].name.clone(),
+                })?;
             self.minv[b] = ch.inverse();
             self.vel[b] = Vector6::zeros();
         }
@@ -405,7 +452,9 @@ impl Hdca {
             self.ground_k.copy_from_slice(&root.rmat);
             dropped += pinv_psd(&mut self.ground_k, me, ctx.tol, &mut self.ground_scratch);
             for e in 0..me {
-                root.sigma_e[e] = -(0..me).map(|f| self.ground_k[e + f * me] * root.rvec[f]).sum::<f64>();
+                root.sigma_e[e] = -(0..me)
+                    .map(|f| self.ground_k[e + f * me] * root.rvec[f])
+                    .sum::<f64>();
             }
             assembly::down(&mut self.nodes, &ctx);
         }
@@ -512,8 +561,9 @@ impl Hdca {
             for &(k, s) in &self.cut_handles[b] {
                 let j = &self.joints[k];
                 let je = &self.jev[k];
+                let dd = if s > 0.0 { &je.d_dot } else { &je.d_minus_dot };
                 for a in 0..j.nc {
-                    self.acc[b] -= (s * self.sigma[j.s_off + a]) * je.d_dot[a];
+                    self.acc[b] -= (s * self.sigma[j.s_off + a]) * dd[a];
                 }
             }
         }
@@ -605,15 +655,6 @@ impl Hdca {
     pub fn momentum_range(&self, j: mbs_model::JointId) -> Option<std::ops::Range<usize>> {
         let ji = &self.joints[j.0];
         ji.tree.then(|| ji.u_off..ji.u_off + ji.nf)
-    }
-
-    pub(crate) fn absolute_positions(&self) -> DVector<f64> {
-        let mut q = DVector::zeros(7 * self.bodies.len());
-        for (b, be) in self.bodies.iter().enumerate() {
-            q.fixed_rows_mut::<3>(7 * b).copy_from(&be.r);
-            q.fixed_rows_mut::<4>(7 * b + 3).copy_from(&be.e);
-        }
-        q
     }
 }
 
@@ -710,7 +751,14 @@ fn build_nodes(model: &Model, joints: &[JointInfo]) -> Vec<Node> {
                 let left_size = 2 * tree.nodes[l].n_bodies() - 1;
                 debug_assert_eq!(l + 1, i - (2 * tree.nodes[r].n_bodies() - 1));
                 let map = [map_of(l), map_of(r)];
-                nodes.push(Node::new(n.n_bodies(), left_size, None, handles, handled, map));
+                nodes.push(Node::new(
+                    n.n_bodies(),
+                    left_size,
+                    None,
+                    handles,
+                    handled,
+                    map,
+                ));
             }
         }
     }

@@ -102,8 +102,9 @@ pub(crate) struct JointInfo {
     /// Minus-side marker origin and axes (in its body frame, or global on ground).
     pub rho_minus: Vector3<f64>,
     pub axes_minus: Matrix3<f64>,
-    /// Plus-side marker origin (in its body frame, or global on ground).
+    /// Plus-side marker origin and axes (in its body frame, or global on ground).
     pub rho_plus: Vector3<f64>,
+    pub axes_plus: Matrix3<f64>,
     /// Columns of H (tree joints only) and of D.
     pub nf: usize,
     pub nc: usize,
@@ -123,7 +124,16 @@ pub(crate) fn local_columns(
     axes: &Matrix3<f64>,
     h: &mut [Vector6<f64>; 6],
     d: &mut [Vector6<f64>; 6],
+    turning: &mut [[bool; 6]; 2],
 ) -> (usize, usize) {
+    // Which columns turn with the minus body (built from x, y, z) and which are
+    // constant global unit vectors (their rate is zero).
+    *turning = match kind {
+        Kind::Revolute => [[true; 6], [false, false, false, true, true, false]],
+        Kind::Prismatic => [[true; 6], [true, true, false, false, false, false]],
+        Kind::Cylindrical => [[true; 6], [true; 6]],
+        Kind::Spherical | Kind::Rigid => [[false; 6], [false; 6]],
+    };
     let x: Vector3<f64> = axes.column(0).into_owned();
     let y: Vector3<f64> = axes.column(1).into_owned();
     let z: Vector3<f64> = axes.column(2).into_owned();
@@ -244,7 +254,13 @@ pub(crate) fn slide(kind: Kind, q: &[f64]) -> f64 {
 }
 
 /// q̇ from the quasi-velocities u (for the spherical joint ė = ½ E(e)ᵀ A_pᵀ ω_rel).
-pub(crate) fn coord_rates(kind: Kind, q: &[f64], u: &[f64], a_parent: &Matrix3<f64>, qd: &mut [f64]) {
+pub(crate) fn coord_rates(
+    kind: Kind,
+    q: &[f64],
+    u: &[f64],
+    a_parent: &Matrix3<f64>,
+    qd: &mut [f64],
+) {
     match kind {
         Kind::Spherical => {
             let e = EulerParams::new(q[0], q[1], q[2], q[3]);
@@ -268,4 +284,65 @@ pub(crate) fn check_kind(model: &Model, j: JointId, tree: bool) -> Result<Kind, 
             "no constrained subspace for this kind (cut joint)"
         },
     })
+}
+
+/// Columns of D of a cut joint chosen so that the velocity rows Dᵀ ΔV are the exact
+/// time derivatives of the joint's position equations in `mbs-constraints` (so the
+/// velocity-level closure holds to round-off even when the positions have drifted):
+///
+/// | rows | column (plus side at P_j; minus side at P_i or P_j) |
+/// |---|---|
+/// | d = P_j − P_i = 0 (revolute, spherical, rigid) | [e_k; 0], minus side at P_i |
+/// | x_i·d = y_i·d = 0 (cylindrical, prismatic) | [x_i; 0], [y_i; 0], both at P_j |
+/// | z_j·x_i = 0 | [0; z_j × x_i] |
+/// | z_j·y_i = 0 | [0; z_j × y_i] |
+/// | y_j·x_i = 0 (prismatic, rigid) | [0; y_j × x_i] |
+///
+/// (d/dt (a_j·b_i) = (a_j × b_i)·(ω_j − ω_i).) Returns (n_c, two_point).
+pub(crate) fn cut_columns(
+    kind: Kind,
+    axes_minus: &Matrix3<f64>,
+    axes_plus: &Matrix3<f64>,
+    w_minus: &Vector3<f64>,
+    w_plus: &Vector3<f64>,
+    cols: &mut [Vector6<f64>; 6],
+    rates: &mut [Vector6<f64>; 6],
+) -> (usize, bool) {
+    let xi: Vector3<f64> = axes_minus.column(0).into_owned();
+    let yi: Vector3<f64> = axes_minus.column(1).into_owned();
+    let yj: Vector3<f64> = axes_plus.column(1).into_owned();
+    let zj: Vector3<f64> = axes_plus.column(2).into_owned();
+    let o = Vector3::zeros();
+    let mut n = 0;
+    let mut push = |c: Vector6<f64>, r: Vector6<f64>| {
+        cols[n] = c;
+        rates[n] = r;
+        n += 1;
+    };
+    // a (turning with the plus body) × b (turning with the minus body)
+    let cross = |a: &Vector3<f64>, b: &Vector3<f64>| {
+        let c = a.cross(b);
+        let r = w_plus.cross(a).cross(b) + a.cross(&w_minus.cross(b));
+        (sv(&o, &c), sv(&o, &r))
+    };
+    let point = matches!(kind, Kind::Revolute | Kind::Spherical | Kind::Rigid);
+    if point {
+        for e in [Vector3::x(), Vector3::y(), Vector3::z()] {
+            push(sv(&e, &o), Vector6::zeros());
+        }
+    } else {
+        push(sv(&xi, &o), sv(&w_minus.cross(&xi), &o));
+        push(sv(&yi, &o), sv(&w_minus.cross(&yi), &o));
+    }
+    if kind != Kind::Spherical {
+        let (c, r) = cross(&zj, &xi);
+        push(c, r);
+        let (c, r) = cross(&zj, &yi);
+        push(c, r);
+    }
+    if matches!(kind, Kind::Prismatic | Kind::Rigid) {
+        let (c, r) = cross(&yj, &xi);
+        push(c, r);
+    }
+    (n, point)
 }

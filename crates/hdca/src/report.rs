@@ -5,7 +5,7 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use mbs_constraints::{SystemLayout, Workspace};
-use mbs_integrators::{EmbeddedRk, Params};
+use mbs_integrators::{EmbeddedRk, RkParams as Params};
 use mbs_model::{Layout, Model};
 
 use crate::error::HdcaError;
@@ -93,10 +93,11 @@ pub fn run_report(
         let e = h.energy(*t, y)?;
         let e0v = *e0.get_or_insert(e);
         let s = h.to_state(*t, y)?;
-        ws.evaluate(&model, &sys, &s).map_err(|e| HdcaError::Loads {
-            t: *t,
-            message: e.to_string(),
-        })?;
+        ws.evaluate(&model, &sys, &s)
+            .map_err(|e| HdcaError::Loads {
+                t: *t,
+                message: e.to_string(),
+            })?;
         ws.phi(&sys, &mut phi).map_err(|e| HdcaError::Loads {
             t: *t,
             message: e.to_string(),

@@ -56,7 +56,7 @@ pub struct Params {
     pub atol: AbsTol,
     /// Highest order (1–12, default 12).
     pub max_order: usize,
-    /// Initial step (default: STEP's `¼ √(1/‖f₀/w‖)`).
+    /// Initial step (default as `ode113.m`: `¼ √rtol / ‖f₀ / max(|y₀|, atol/rtol)‖∞`).
     pub h0: Option<f64>,
     /// Largest step (default `|t_end − t0| / 10`).
     pub h_max: Option<f64>,
@@ -325,7 +325,8 @@ impl Adams {
         } else if let Some(h0) = self.params.h0 {
             absh = h0.abs().min(h_max);
         } else {
-            // STEP block 0: h = ¼ √(eps / ‖f₀/w‖) if that is smaller.
+            // ode113.m: rh = ‖f₀ / max(|y₀|, atol/rtol)‖∞ / (¼ √rtol); h = 1/rh if
+            // smaller (with s = ‖f₀ / max(rtol|y₀|, atol)‖∞, rh = 4 √rtol s).
             let mut s: f64 = 0.0;
             for i in 0..n {
                 let wt = (rtol * self.y[i].abs())
@@ -333,9 +334,10 @@ impl Adams {
                     .max(f64::MIN_POSITIVE);
                 s = s.max((self.phi[0][i] / wt).abs());
             }
+            let rh = 4.0 * rtol.sqrt() * s;
             absh = h_max;
-            if 16.0 * s * absh * absh > 1.0 {
-                absh = 0.25 * (1.0 / s).sqrt();
+            if absh * rh > 1.0 {
+                absh = 1.0 / rh;
             }
             absh = absh.max(h_min(t0));
         }
@@ -633,5 +635,48 @@ impl Adams {
         }
         self.kold = m;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// At constant step the g_j are the Adams–Bashforth coefficients γ_j of
+    /// the backward-difference form (1, 1/2, 5/12, 3/8, 251/720, 95/288, …)
+    /// and |γ*_m| the Adams–Moulton error constants (1/2, 1/12, 1/24, 19/720, …),
+    /// STEP's `gstr` table.
+    #[test]
+    fn constant_step_coefficients_are_the_classical_ones() {
+        let mut ab = Adams::new(1, Params::default());
+        let h = 0.1;
+        for i in 0..ab.psi.len() {
+            ab.psi[i] = i as f64 * h;
+        }
+        ab.coefficients(h, MAX_ORDER);
+        let gamma = [
+            1.0,
+            1.0 / 2.0,
+            5.0 / 12.0,
+            3.0 / 8.0,
+            251.0 / 720.0,
+            95.0 / 288.0,
+            19087.0 / 60480.0,
+        ];
+        for (j, g) in gamma.iter().enumerate() {
+            assert!((ab.g[j] - g).abs() < 1e-14, "g_{j} = {} vs {g}", ab.g[j]);
+        }
+        for j in 0..MAX_ORDER {
+            assert!((ab.beta[j] - 1.0).abs() < 1e-14);
+        }
+        for i in 1..=MAX_ORDER + 1 {
+            assert!((ab.sig[i] - 1.0).abs() < 1e-14);
+        }
+        let gstar = [1.0, 0.5, 1.0 / 12.0, 1.0 / 24.0, 19.0 / 720.0, 3.0 / 160.0];
+        for (m, g) in gstar.iter().enumerate() {
+            assert!((ab.gstar[m] - g).abs() < 1e-15, "γ*_{m}");
+        }
+        // STEP's table gstr(13) = 0.00468.
+        assert!((ab.gstar[13] - 0.00468).abs() < 1e-5, "{}", ab.gstar[13]);
     }
 }

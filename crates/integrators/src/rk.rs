@@ -12,7 +12,8 @@
 //! difference of the two embedded solutions, a step is accepted when
 //! `max_i |e_i| / max(rtol · max(|y_i|, |y_new,i|), atol_i) ≤ 1`, i.e. the
 //! mixed test of `ode45` with `threshold = atol/rtol`. After a failure the step
-//! shrinks by `max(0.1, 0.8 (1/err)^{1/(p+1)})` (first failure) or halves
+//! shrinks by `max(0.1, 0.8 (1/err)^{1/(p+1)})` (`ode23`: `max(0.5, …)`) at the
+//! first failure of a step, or halves
 //! (repeated failures); after a success without failure it grows by
 //! `1 / (1.25 err^{1/(p+1)})`, at most 5×. The first step is
 //! `min(hmax, |tspan|, 0.8 rtol^{1/(p+1)} / ‖f₀ / max(|y₀|, atol/rtol)‖∞)`, and
@@ -39,6 +40,9 @@ struct Tableau {
     pow: f64,
     /// Order of the propagated solution.
     order: usize,
+    /// Smallest factor of the first step reduction after a failure
+    /// (`ode45.m`: 0.1, `ode23.m`: 0.5).
+    min_shrink: f64,
 }
 
 /// Dormand & Prince (1980) 5(4), coefficients as in MATLAB `ode45.m`.
@@ -92,6 +96,7 @@ static DP45: Tableau = Tableau {
     ],
     pow: 1.0 / 5.0,
     order: 5,
+    min_shrink: 0.1,
 };
 
 /// Bogacki & Shampine (1989) 3(2), coefficients as in MATLAB `ode23.m`.
@@ -113,6 +118,7 @@ static BS23: Tableau = Tableau {
     ],
     pow: 1.0 / 3.0,
     order: 3,
+    min_shrink: 0.5,
 };
 
 /// Which embedded pair.
@@ -423,7 +429,7 @@ impl EmbeddedRk {
                 }
                 if no_failed && finite {
                     no_failed = false;
-                    absh = hmin.max(absh * 0.1f64.max(0.8 * (1.0 / err).powf(pow)));
+                    absh = hmin.max(absh * tab.min_shrink.max(0.8 * (1.0 / err).powf(pow)));
                 } else {
                     no_failed = false;
                     absh = hmin.max(0.5 * absh);

@@ -5,7 +5,9 @@
 //! arrays for the dense backends, pattern-order values for the sparse ones.
 
 use crate::dense::{DenseCholesky, DenseKkt, DenseKktParams, DenseLdlt};
-use crate::sparse::{SparseCholesky, SparseCholeskyParams, SparseKkt, SparseKktParams, SparsePattern};
+use crate::sparse::{
+    SparseCholesky, SparseCholeskyParams, SparseKkt, SparseKktParams, SparsePattern,
+};
 use crate::{KktSolver, LinalgError, SpdSolver};
 
 /// Which SPD solver to build.
@@ -27,7 +29,7 @@ pub enum AnySpdSolver {
     /// Dense `LDLᵀ`.
     DenseLdlt(DenseLdlt),
     /// Sparse Cholesky.
-    SparseCholesky(SparseCholesky),
+    SparseCholesky(Box<SparseCholesky>),
 }
 
 impl AnySpdSolver {
@@ -39,7 +41,7 @@ impl AnySpdSolver {
             SpdBackend::DenseLdlt => Self::DenseLdlt(DenseLdlt::new(n)),
             SpdBackend::SparseCholesky(pattern, params) => {
                 crate::error::check_len("sparse pattern dimension", n, pattern.nrows())?;
-                Self::SparseCholesky(SparseCholesky::new(pattern, params)?)
+                Self::SparseCholesky(Box::new(SparseCholesky::new(pattern, params)?))
             }
         })
     }
@@ -50,7 +52,7 @@ impl SpdSolver for AnySpdSolver {
         match self {
             Self::DenseCholesky(s) => s.dim(),
             Self::DenseLdlt(s) => s.dim(),
-            Self::SparseCholesky(s) => s.dim(),
+            Self::SparseCholesky(s) => s.as_ref().dim(),
         }
     }
 
@@ -58,7 +60,7 @@ impl SpdSolver for AnySpdSolver {
         match self {
             Self::DenseCholesky(s) => SpdSolver::factor(s, values),
             Self::DenseLdlt(s) => SpdSolver::factor(s, values),
-            Self::SparseCholesky(s) => SpdSolver::factor(s, values),
+            Self::SparseCholesky(s) => SpdSolver::factor(s.as_mut(), values),
         }
     }
 
@@ -66,7 +68,7 @@ impl SpdSolver for AnySpdSolver {
         match self {
             Self::DenseCholesky(s) => SpdSolver::solve_in_place(s, rhs),
             Self::DenseLdlt(s) => SpdSolver::solve_in_place(s, rhs),
-            Self::SparseCholesky(s) => SpdSolver::solve_in_place(s, rhs),
+            Self::SparseCholesky(s) => SpdSolver::solve_in_place(s.as_mut(), rhs),
         }
     }
 }
@@ -91,19 +93,27 @@ pub enum KktBackend {
 #[derive(Debug)]
 pub enum AnyKktSolver {
     /// Dense.
-    Dense(DenseKkt),
+    Dense(Box<DenseKkt>),
     /// Sparse.
-    Sparse(SparseKkt),
+    Sparse(Box<SparseKkt>),
 }
 
 impl AnyKktSolver {
     /// Builds the solver for `n` coordinates and `m` constraints.
     pub fn new(backend: KktBackend, n: usize, m: usize) -> Result<Self, LinalgError> {
         Ok(match backend {
-            KktBackend::Dense(params) => Self::Dense(DenseKkt::new(n, m, params)),
-            KktBackend::Sparse { mass_entries, jacobian_entries, params } => {
-                Self::Sparse(SparseKkt::new(n, m, &mass_entries, &jacobian_entries, params)?)
-            }
+            KktBackend::Dense(params) => Self::Dense(Box::new(DenseKkt::new(n, m, params))),
+            KktBackend::Sparse {
+                mass_entries,
+                jacobian_entries,
+                params,
+            } => Self::Sparse(Box::new(SparseKkt::new(
+                n,
+                m,
+                &mass_entries,
+                &jacobian_entries,
+                params,
+            )?)),
         })
     }
 }
@@ -111,22 +121,22 @@ impl AnyKktSolver {
 impl KktSolver for AnyKktSolver {
     fn dims(&self) -> (usize, usize) {
         match self {
-            Self::Dense(s) => s.dims(),
-            Self::Sparse(s) => s.dims(),
+            Self::Dense(s) => s.as_ref().dims(),
+            Self::Sparse(s) => s.as_ref().dims(),
         }
     }
 
     fn factor(&mut self, mass: &[f64], jacobian: &[f64]) -> Result<(), LinalgError> {
         match self {
-            Self::Dense(s) => KktSolver::factor(s, mass, jacobian),
-            Self::Sparse(s) => KktSolver::factor(s, mass, jacobian),
+            Self::Dense(s) => KktSolver::factor(s.as_mut(), mass, jacobian),
+            Self::Sparse(s) => KktSolver::factor(s.as_mut(), mass, jacobian),
         }
     }
 
     fn solve_in_place(&mut self, rhs: &mut [f64]) -> Result<(), LinalgError> {
         match self {
-            Self::Dense(s) => KktSolver::solve_in_place(s, rhs),
-            Self::Sparse(s) => KktSolver::solve_in_place(s, rhs),
+            Self::Dense(s) => KktSolver::solve_in_place(s.as_mut(), rhs),
+            Self::Sparse(s) => KktSolver::solve_in_place(s.as_mut(), rhs),
         }
     }
 }

@@ -110,7 +110,12 @@ impl ChainSystem {
             mm.view_mut((3, 3), (3, 3)).copy_from(&j);
             masses.push(mm);
             // half-link vector, direction mostly along x with a random tilt
-            let dir = Vector3::new(1.0, tilt * rng.uniform(-1.0, 1.0), tilt * rng.uniform(-1.0, 1.0)).normalize();
+            let dir = Vector3::new(
+                1.0,
+                tilt * rng.uniform(-1.0, 1.0),
+                tilt * rng.uniform(-1.0, 1.0),
+            )
+            .normalize();
             half.push(dir * (0.5 * l));
         }
         let mut joints = Vec::with_capacity(nb + 1);

@@ -211,11 +211,15 @@ fn backends_selected_by_enum_agree() {
     for backend in [
         SpdBackend::DenseCholesky,
         SpdBackend::DenseLdlt,
-        SpdBackend::SparseCholesky(SparsePattern::symmetric_lower(n, &ae).unwrap(), SparseCholeskyParams::default()),
+        SpdBackend::SparseCholesky(
+            SparsePattern::symmetric_lower(n, &ae).unwrap(),
+            SparseCholeskyParams::default(),
+        ),
     ] {
         let sparse = matches!(backend, SpdBackend::SparseCholesky(..));
         let mut s = AnySpdSolver::new(backend, n).unwrap();
-        s.factor(if sparse { &av } else { dense_a.as_slice() }).unwrap();
+        s.factor(if sparse { &av } else { dense_a.as_slice() })
+            .unwrap();
         let mut x = b.clone();
         s.solve_in_place(&mut x).unwrap();
         results.push(x);
@@ -226,11 +230,17 @@ fn backends_selected_by_enum_agree() {
     let (je, jv) = sys.jacobian_triplets();
     let rhs: Vec<f64> = (0..n + m).map(|i| (i as f64).cos()).collect();
     let mut dense = AnyKktSolver::new(KktBackend::Dense(DenseKktParams::default()), n, m).unwrap();
-    dense.factor(sys.dense_mass().as_slice(), sys.dense_jacobian().as_slice()).unwrap();
+    dense
+        .factor(sys.dense_mass().as_slice(), sys.dense_jacobian().as_slice())
+        .unwrap();
     let mut x = rhs.clone();
     dense.solve_in_place(&mut x).unwrap();
     let mut sparse = AnyKktSolver::new(
-        KktBackend::Sparse { mass_entries: me, jacobian_entries: je, params: SparseKktParams::default() },
+        KktBackend::Sparse {
+            mass_entries: me,
+            jacobian_entries: je,
+            params: SparseKktParams::default(),
+        },
         n,
         m,
     )

@@ -225,3 +225,66 @@ fn sparse_kkt_on_chain_and_loop() {
         assert!(rel_err_slice(&x, &y) < 1e-9);
     }
 }
+
+#[test]
+fn kkt_with_singular_mass_blocks() {
+    // Euler-parameter-like layout: each 7 × 7 mass block has a null vector v_j,
+    // and a normalization-like row v_jᵀ per body makes the KKT matrix regular.
+    let mut rng = SplitMix64::new(42);
+    let nb = 12;
+    let n = 7 * nb;
+    let mut mass = DMatrix::zeros(n, n);
+    let mut rows: Vec<DVector<f64>> = Vec::new();
+    for j in 0..nb {
+        let q = random_orthogonal(&mut rng, 7);
+        let d = DVector::from_fn(7, |i, _| if i == 0 { 0.0 } else { rng.uniform(0.5, 2.0) });
+        let mj = &q * DMatrix::from_diagonal(&d) * q.transpose();
+        let mj = (&mj + mj.transpose()) * 0.5;
+        mass.view_mut((7 * j, 7 * j), (7, 7)).copy_from(&mj);
+        let mut v = DVector::zeros(n);
+        v.rows_mut(7 * j, 7).copy_from(&q.column(0));
+        rows.push(v);
+    }
+    // chain couplings between neighbouring bodies (3 rows per joint)
+    for j in 1..nb {
+        for _ in 0..3 {
+            let mut r = DVector::zeros(n);
+            for k in 0..14 {
+                r[7 * (j - 1) + k] = rng.uniform(-1.0, 1.0);
+            }
+            rows.push(r);
+        }
+    }
+    let m = rows.len();
+    let phi = DMatrix::from_fn(m, n, |i, k| rows[i][k]);
+    let mut me = Vec::new();
+    let mut mv = Vec::new();
+    for j in 0..nb {
+        for c in 0..7 {
+            for r in c..7 {
+                me.push((7 * j + r, 7 * j + c));
+                mv.push(mass[(7 * j + r, 7 * j + c)]);
+            }
+        }
+    }
+    let mut je = Vec::new();
+    let mut jv = Vec::new();
+    for i in 0..m {
+        for k in 0..n {
+            if phi[(i, k)] != 0.0 {
+                je.push((i, k));
+                jv.push(phi[(i, k)]);
+            }
+        }
+    }
+    let mut kkt = SparseKkt::new(n, m, &me, &je, SparseKktParams::default()).unwrap();
+    kkt.factorize(&mv, &jv).unwrap();
+    let rhs: Vec<f64> = (0..n + m).map(|i| (i as f64 * 0.9).sin()).collect();
+    let mut x = rhs.clone();
+    kkt.solve(&mut x).unwrap();
+    let mut dense = DenseKkt::new(n, m, DenseKktParams::default());
+    KktSolver::factor(&mut dense, mass.as_slice(), phi.as_slice()).unwrap();
+    let mut y = rhs.clone();
+    dense.solve_in_place(&mut y).unwrap();
+    assert!(rel_err_slice(&x, &y) < 1e-9, "{:e}", rel_err_slice(&x, &y));
+}

@@ -27,7 +27,9 @@ pub fn build_front_end(method: &Method, model: &Model) -> Result<Box<dyn FrontEn
         Method::AlfIndex3 { .. } => {
             Index3FrontEnd::new(method, model).map(|f| Box::new(f) as Box<dyn FrontEnd>)
         }
-        Method::Penalty { .. } => PenaltyFrontEnd::new(method, model).map(|f| Box::new(f) as Box<dyn FrontEnd>),
+        Method::Penalty { .. } => {
+            PenaltyFrontEnd::new(method, model).map(|f| Box::new(f) as Box<dyn FrontEnd>)
+        }
         Method::AlfDca { .. } => return Err(not_implemented(method, "mbs-dca")),
         Method::Hdca => return Err(not_implemented(method, "mbs-hdca")),
         Method::Complement { .. } => return Err(not_implemented(method, "mbs-complement")),

@@ -70,7 +70,7 @@ pub fn run(ctx: &mut Ctx) -> Suite {
         let mut pk = LineChart::new(
             format!("Figs 6–7 — {case}: point K"),
             "t [s]",
-            "y_K [m], ẏ_K [m/s]",
+            "y_K [m], dy_K/dt [m/s]",
         );
         let model = ctx.model(case).ok();
         for (method, r) in &runs {
@@ -84,7 +84,7 @@ pub fn run(ctx: &mut Ctx) -> Suite {
                             p.iter().map(|x| x.y).collect(),
                         ))
                         .with(Series::new(
-                            format!("ẏ_K {method}"),
+                            format!("dy_K/dt {method}"),
                             t.t.clone(),
                             v.iter().map(|x| x.y).collect(),
                         ));

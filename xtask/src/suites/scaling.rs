@@ -105,7 +105,8 @@ pub fn scaling(ctx: &mut Ctx) -> Suite {
                     eprintln!(
                         "  {fam} n = {} / {name} / {threads} thread(s): {}",
                         m.n_bodies(),
-                        r.as_ref().map_or_else(|e| e.clone(), |s| format!("{:.1} µs", s * 1e6))
+                        r.as_ref()
+                            .map_or_else(|e| e.clone(), |s| format!("{:.1} µs", s * 1e6))
                     );
                     match r {
                         Ok(sec) => {

@@ -43,7 +43,7 @@ use super::core::{Core, Violation, system_error};
 use super::lambda::{LambdaBackend, LambdaSolver};
 use crate::error::AlfError;
 
-/// How λ is set at the first station (procedure 5.5.6 step [3]).
+/// How λ is set at the first station (procedure 5.5.6 step \[3\]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InitialMultipliers {
     /// λ⁰ = 0 (λ = Φ/ε with consistent initial positions).
@@ -66,8 +66,8 @@ pub enum LambdaUpdate {
     /// The drift of ελ − Φ (which nothing restores in the rate form eq 5.3.7) is
     /// first order in h. The default.
     EveryStation,
-    /// Procedure 5.5.6 read literally: eq 5.5.5.2 at half stations only (step [7]),
-    /// then λ^{n+1} = 2λ^{n+½} − λⁿ at the integer stations (step [11]): the implicit
+    /// Procedure 5.5.6 read literally: eq 5.5.5.2 at half stations only (step \[7\]),
+    /// then λ^{n+1} = 2λ^{n+½} − λⁿ at the integer stations (step \[11\]): the implicit
     /// midpoint rule over h for ελ̇ = Bu̇ + Φ_t (second order), but the integer-station
     /// accelerations then see an extrapolated, i.e. explicit, penalty force.
     /// **Unstable** for ε = 1e-6 on the crank-slider: the violation blows up to
@@ -237,7 +237,7 @@ impl PenaltySystem {
         Ok(())
     }
     /// Forgets the station history: the next `implicit_stage` starts a new run
-    /// (procedure step [3]). The counters are kept.
+    /// (procedure step \[3\]). The counters are kept.
     pub fn reset(&mut self) {
         self.t_lambda = None;
         self.pending = None;
@@ -352,12 +352,12 @@ impl PartitionedSystem for PenaltySystem {
                     match (self.params.update, p.half) {
                         (LambdaUpdate::EveryStation, _) => self.stage_solve(t, p.rho)?,
                         (LambdaUpdate::Extrapolate, true) => {
-                            // Step [7]: λ^{n+½} from λⁿ over ϱ (eq 5.5.5.2).
+                            // Step \[7\]: λ^{n+½} from λⁿ over ϱ (eq 5.5.5.2).
                             self.lambda.copy_from_slice(&self.lambda_base);
                             self.stage_solve(t, p.rho)?;
                         }
                         (LambdaUpdate::Extrapolate, false) => {
-                            // Step [11]: λ^{n+1} = 2λ^{n+½} − λⁿ.
+                            // Step \[11\]: λ^{n+1} = 2λ^{n+½} − λⁿ.
                             for (l, b) in self.lambda.iter_mut().zip(self.lambda_base.iter_mut()) {
                                 *l = 2.0 * *l - *b;
                                 *b = *l;
@@ -385,7 +385,7 @@ impl PartitionedSystem for PenaltySystem {
         Ok(())
     }
 
-    /// Procedure 5.5.6 step [3] at the first station (λ⁰ per
+    /// Procedure 5.5.6 step \[3\] at the first station (λ⁰ per
     /// [`PenaltyParams::initial`]); at later stations records the stage of eq 5.5.5.2
     /// for the following `accelerations` call (see the module docs). A second call at
     /// the station λ belongs to (the integrator's restart after a projection) keeps λ.

@@ -217,19 +217,32 @@ impl NaturalPartitioning {
     }
 
     /// ü = [r̈, ω̇'] per body at (t, q, u̇) into `udd` (length 6 n_b).
-    pub fn accelerations(&mut self, t: f64, q: &[f64], v: &[f64], udd: &mut [f64]) -> Result<(), ComplementError> {
+    pub fn accelerations(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+        udd: &mut [f64],
+    ) -> Result<(), ComplementError> {
         check_len("accelerations", self.n_v(), udd.len())?;
         self.load(t, q, v)?;
         let ev = |e| ComplementError::Evaluation { t, source: e };
-        self.ws.evaluate(&self.model, &self.sys, &self.state).map_err(ev)?;
+        self.ws
+            .evaluate(&self.model, &self.sys, &self.state)
+            .map_err(ev)?;
         let m = self.sys.n_rows();
         let m_h = self.sys.n_holonomic();
-        let (mut gamma, mut phi_dot, mut phi) = (DVector::zeros(m), DVector::zeros(m), DVector::zeros(m));
+        let (mut gamma, mut phi_dot, mut phi) =
+            (DVector::zeros(m), DVector::zeros(m), DVector::zeros(m));
         let mut forces = DVector::zeros(self.n_v());
         self.ws.gamma(&self.sys, gamma.as_mut_slice()).map_err(ev)?;
-        self.ws.phi_dot(&self.sys, phi_dot.as_mut_slice()).map_err(ev)?;
+        self.ws
+            .phi_dot(&self.sys, phi_dot.as_mut_slice())
+            .map_err(ev)?;
         self.ws.phi(&self.sys, phi.as_mut_slice()).map_err(ev)?;
-        self.ws.generalized_forces(&self.sys, forces.as_mut_slice()).map_err(ev)?;
+        self.ws
+            .generalized_forces(&self.sys, forces.as_mut_slice())
+            .map_err(ev)?;
         for i in m_h..m {
             phi[i] = 0.0; // position level only for holonomic rows
         }
@@ -242,9 +255,17 @@ impl NaturalPartitioning {
         let (model, ws, sys, tol) = (&*self.model, &self.ws, &self.sys, self.params.rank_tol);
         let build = |br| build_branch(t, model, ws, sys, br, &gamma_bar, &forces, tol);
         let parts: Vec<BranchSystem> = if self.params.parallel {
-            self.tree.branches.par_iter().map(build).collect::<Result<_, _>>()?
+            self.tree
+                .branches
+                .par_iter()
+                .map(build)
+                .collect::<Result<_, _>>()?
         } else {
-            self.tree.branches.iter().map(build).collect::<Result<_, _>>()?
+            self.tree
+                .branches
+                .iter()
+                .map(build)
+                .collect::<Result<_, _>>()?
         };
         let s: usize = parts.iter().map(|p| p.mass.nrows()).sum();
         self.stats.n_independent = s;
@@ -268,12 +289,16 @@ impl NaturalPartitioning {
     /// Step 2: branch by branch.
     fn solve_open(&self, t: f64, parts: &[BranchSystem]) -> Result<DVector<f64>, ComplementError> {
         let solve = |p: &BranchSystem| -> Result<DVector<f64>, ComplementError> {
-            let chol = p.mass.clone().cholesky().ok_or(ComplementError::SingularMass {
-                t,
-                what: "AᵀMA",
-                method: "natural partitioning",
-                rank: p.mass.nrows(),
-            })?;
+            let chol = p
+                .mass
+                .clone()
+                .cholesky()
+                .ok_or(ComplementError::SingularMass {
+                    t,
+                    what: "AᵀMA",
+                    method: "natural partitioning",
+                    rank: p.mass.nrows(),
+                })?;
             Ok(&p.udd_p + &p.a * chol.solve(&p.rhs))
         };
         let local: Vec<DVector<f64>> = if self.params.parallel {
@@ -310,8 +335,11 @@ impl NaturalPartitioning {
         for (br, p) in self.tree.branches.iter().zip(parts) {
             let sg = p.mass.nrows();
             for (l, link) in br.links.iter().enumerate() {
-                a.view_mut((6 * link.body, off), (6, sg)).copy_from(&p.a.rows(6 * l, 6));
-                udd_p.rows_mut(6 * link.body, 6).copy_from(&p.udd_p.rows(6 * l, 6));
+                a.view_mut((6 * link.body, off), (6, sg))
+                    .copy_from(&p.a.rows(6 * l, 6));
+                udd_p
+                    .rows_mut(6 * link.body, 6)
+                    .copy_from(&p.udd_p.rows(6 * l, 6));
             }
             mr.view_mut((off, off), (sg, sg)).copy_from(&p.mass);
             rhs.rows_mut(off, sg).copy_from(&p.rhs);
@@ -327,7 +355,9 @@ impl NaturalPartitioning {
             .collect();
         let mc = rows.len();
         let mut bc = DMatrix::zeros(mc, n);
-        let sel = |v: &DVector<f64>| DVector::from_fn(mc, |i, _| v[entries[rows[i].0].global_row(rows[i].1)]);
+        let sel = |v: &DVector<f64>| {
+            DVector::from_fn(mc, |i, _| v[entries[rows[i].0].global_row(rows[i].1)])
+        };
         for (i, &(k, r)) in rows.iter().enumerate() {
             let e = &entries[k];
             let blk = self.ws.block(k);
@@ -350,7 +380,9 @@ impl NaturalPartitioning {
         let uddi = match self.params.cut {
             CutTreatment::Penalty { alpha, xi, omega } => {
                 // (AᵀMA + α KᵀK) üⁱ = Aᵀ(F − Mü_p) − α Kᵀ (B_c ü_p − Γ_c + 2ξωΦ̇_c + ω²Φ_c)
-                let r = &bu - sel(gamma) + sel(phi_dot) * (2.0 * xi * omega) + sel(phi) * (omega * omega);
+                let r = &bu - sel(gamma)
+                    + sel(phi_dot) * (2.0 * xi * omega)
+                    + sel(phi) * (omega * omega);
                 mr.gemm_tr(alpha, &k_mat, &k_mat, 1.0);
                 rhs.gemv_tr(-alpha, &k_mat, &r, 1.0);
                 mr.cholesky().ok_or(singular("AᵀMA + αKᵀK"))?.solve(&rhs)
@@ -361,10 +393,12 @@ impl NaturalPartitioning {
                     compute_s: true,
                 };
                 let mass = (method == NullSpaceMethod::WangHuston).then_some(&mr);
-                let ns = null_space(method, &k_mat, mass, &nsp).map_err(|source| ComplementError::NullSpace {
-                    t,
-                    method: method.name(),
-                    source,
+                let ns = null_space(method, &k_mat, mass, &nsp).map_err(|source| {
+                    ComplementError::NullSpace {
+                        t,
+                        method: method.name(),
+                        source,
+                    }
                 })?;
                 let target = sel(gamma_bar) - bu;
                 let w_p = particular(&ns, &k_mat, &target, self.params.rank_tol);
@@ -381,7 +415,12 @@ impl NaturalPartitioning {
     /// Newton–Raphson correction of positions (small body rotations δφ' applied
     /// as p ← p ⊗ p(δφ')) and velocities when [`Stabilization::NewtonRaphson`]
     /// is selected; `Ok(true)` if anything changed.
-    pub fn correct(&mut self, t: f64, q: &mut [f64], v: &mut [f64]) -> Result<bool, ComplementError> {
+    pub fn correct(
+        &mut self,
+        t: f64,
+        q: &mut [f64],
+        v: &mut [f64],
+    ) -> Result<bool, ComplementError> {
         let Stabilization::NewtonRaphson { tol } = self.params.stabilization else {
             return Ok(false);
         };
@@ -409,14 +448,14 @@ impl NaturalPartitioning {
                 iterations += 1;
                 phi = self.eval_positions(t, q, v, &mut jac)?;
                 let new = phi.norm();
-                if !(new < res) && new <= tol {
+                if new >= res && new <= tol {
                     res = new;
                     break;
                 }
                 res = new;
             }
             self.stats.newton_iterations += iterations;
-            if !(res <= tol) {
+            if res.is_nan() || res > tol {
                 let row = phi.iamax();
                 return Err(ComplementError::NewtonNotConverged {
                     t,
@@ -426,7 +465,9 @@ impl NaturalPartitioning {
                     location: self
                         .sys
                         .source_of_row(row)
-                        .map_or(format!("row {row}"), |s| self.sys.source_name(&self.model, s)),
+                        .map_or(format!("row {row}"), |s| {
+                            self.sys.source_name(&self.model, s)
+                        }),
                 });
             }
         }
@@ -447,14 +488,24 @@ impl NaturalPartitioning {
 
 impl NaturalPartitioning {
     /// Φ (holonomic rows) and Φ_q (all rows, [ṙ, ω'] columns) at (t, q).
-    fn eval_positions(&mut self, t: f64, q: &[f64], v: &[f64], jac: &mut DMatrix<f64>) -> Result<DVector<f64>, ComplementError> {
+    fn eval_positions(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+        jac: &mut DMatrix<f64>,
+    ) -> Result<DVector<f64>, ComplementError> {
         let ev = |e| ComplementError::Evaluation { t, source: e };
         self.load(t, q, v)?;
-        self.ws.evaluate_constraints(&self.model, &self.sys, &self.state).map_err(ev)?;
+        self.ws
+            .evaluate_constraints(&self.model, &self.sys, &self.state)
+            .map_err(ev)?;
         let mut phi_all = vec![0.0; self.sys.n_rows()];
         self.ws.phi(&self.sys, &mut phi_all).map_err(ev)?;
         self.ws.phi_q_dense(&self.sys, jac).map_err(ev)?;
-        Ok(DVector::from_column_slice(&phi_all[..self.sys.n_holonomic()]))
+        Ok(DVector::from_column_slice(
+            &phi_all[..self.sys.n_holonomic()],
+        ))
     }
 }
 
@@ -492,11 +543,23 @@ impl PartitionedSystem for NaturalPartitioning {
     fn dim_velocities(&self) -> usize {
         self.n_v()
     }
-    fn accelerations(&mut self, t: f64, x: &[f64], v: &[f64], a: &mut [f64]) -> Result<(), SystemError> {
+    fn accelerations(
+        &mut self,
+        t: f64,
+        x: &[f64],
+        v: &[f64],
+        a: &mut [f64],
+    ) -> Result<(), SystemError> {
         NaturalPartitioning::accelerations(self, t, x, v, a).map_err(system_error)
     }
     /// r⁺ = r + h ṙ; p⁺ by the closed-form implicit midpoint rule (eq 5.5.4.6).
-    fn advance_positions(&mut self, x: &[f64], v_half: &[f64], h: f64, x_out: &mut [f64]) -> Result<(), SystemError> {
+    fn advance_positions(
+        &mut self,
+        x: &[f64],
+        v_half: &[f64],
+        h: f64,
+        x_out: &mut [f64],
+    ) -> Result<(), SystemError> {
         for b in 0..self.model.n_bodies() {
             for c in 0..3 {
                 x_out[7 * b + c] = x[7 * b + c] + h * v_half[6 * b + c];

@@ -69,9 +69,9 @@ impl OpenTree {
         let entries = sys.entries();
         // entry index of each joint (joints come first, in model order)
         let entry_of_joint = |j: usize| {
-            entries
-                .iter()
-                .position(|e| e.source == mbs_constraints::ConstraintSource::Joint(mbs_model::JointId(j)))
+            entries.iter().position(|e| {
+                e.source == mbs_constraints::ConstraintSource::Joint(mbs_model::JointId(j))
+            })
         };
         let mut tree_entry = vec![None; n];
         let mut used = vec![false; entries.len()];
@@ -81,7 +81,11 @@ impl OpenTree {
             {
                 let e = &entries[k];
                 if e.n_nonholonomic == 0 && e.n_holonomic > 0 {
-                    let slot = if e.body_i == BodyRef::Body(mbs_model::BodyId(b)) { 0 } else { 1 };
+                    let slot = if e.body_i == BodyRef::Body(mbs_model::BodyId(b)) {
+                        0
+                    } else {
+                        1
+                    };
                     tree_entry[b] = Some((k, slot));
                     used[k] = true;
                 }
@@ -169,8 +173,15 @@ fn split(
     let e = &sys.entries()[k];
     let blk = ws.block(k);
     let r = e.rows();
-    let (bc, bp) = if slot == 0 { (&blk.ji, &blk.jj) } else { (&blk.jj, &blk.ji) };
-    let parent_is_body = matches!(if slot == 0 { e.body_j } else { e.body_i }, BodyRef::Body(_));
+    let (bc, bp) = if slot == 0 {
+        (&blk.ji, &blk.jj)
+    } else {
+        (&blk.jj, &blk.ji)
+    };
+    let parent_is_body = matches!(
+        if slot == 0 { e.body_j } else { e.body_i },
+        BodyRef::Body(_)
+    );
     let bc = DMatrix::from_fn(r, 6, |i, j| bc[(i, j)]);
     let scale = bc.amax();
     let mut w = bc.clone();
@@ -189,7 +200,7 @@ fn split(
         }
         let (pi, pj, pv) = best;
         min_piv = min_piv.min(pv / scale.max(f64::MIN_POSITIVE));
-        if !(pv > tol * scale) {
+        if pv.is_nan() || pv <= tol * scale {
             let name = |b: BodyRef| model.body_ref_name(b).to_string();
             return Err(ComplementError::RankLoss {
                 t,
@@ -233,7 +244,13 @@ fn split(
     };
     let g = DVector::from_fn(r, |i, _| gamma_bar[e.global_row(i)]);
     let z = lu.solve(&g).ok_or_else(singular)?;
-    Ok(Split { dep, indep, x, y, z })
+    Ok(Split {
+        dep,
+        indep,
+        x,
+        y,
+        z,
+    })
 }
 
 /// Builds A_g, ü_p,g, A_gᵀM_gA_g and A_gᵀ(F_g − M_g ü_p,g) of one branch.

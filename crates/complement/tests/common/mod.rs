@@ -3,7 +3,9 @@
 
 use mbs_kinematics::EulerSequence;
 use mbs_kinematics::euler_angles::{from_euler_params, rate_matrix_body, rate_matrix_body_dot};
-use mbs_kinematics::euler_params::{from_axis_angle, omega_body_dot_from_pddot, pdot_from_omega, product};
+use mbs_kinematics::euler_params::{
+    from_axis_angle, omega_body_dot_from_pddot, pdot_from_omega, product,
+};
 use mbs_mechanisms::generators::SplitMix64;
 use mbs_model::{Layout, Model, State};
 use nalgebra::{DVector, Vector3, Vector4};
@@ -35,7 +37,8 @@ pub fn physical_from_pdot(s: &State, qdd: &DVector<f64>) -> DVector<f64> {
     let n = s.n_bodies();
     let mut out = DVector::zeros(6 * n);
     for b in 0..n {
-        out.fixed_rows_mut::<3>(6 * b).copy_from(&qdd.fixed_rows::<3>(7 * b));
+        out.fixed_rows_mut::<3>(6 * b)
+            .copy_from(&qdd.fixed_rows::<3>(7 * b));
         let pdd = qdd.fixed_rows::<4>(7 * b + 3).into_owned();
         let wd = omega_body_dot_from_pddot(&s.euler_params(b), &pdd);
         out.fixed_rows_mut::<3>(6 * b + 3).copy_from(&wd);
@@ -49,7 +52,8 @@ pub fn physical_from_angles(seq: EulerSequence, y: &[f64], qdd: &DVector<f64>) -
     let (q, v) = y.split_at(6 * n);
     let mut out = DVector::zeros(6 * n);
     for b in 0..n {
-        out.fixed_rows_mut::<3>(6 * b).copy_from(&qdd.fixed_rows::<3>(6 * b));
+        out.fixed_rows_mut::<3>(6 * b)
+            .copy_from(&qdd.fixed_rows::<3>(6 * b));
         let th = Vector3::new(q[6 * b + 3], q[6 * b + 4], q[6 * b + 5]);
         let thd = Vector3::new(v[6 * b + 3], v[6 * b + 4], v[6 * b + 5]);
         let thdd = qdd.fixed_rows::<3>(6 * b + 3).into_owned();

@@ -237,7 +237,10 @@ impl CoordinatePartitioning {
         let lu = phi_u.clone().lu();
         let u = lu.u();
         let min_piv = (0..r).fold(f64::INFINITY, |a, i| a.min(u[(i, i)].abs()));
-        if r > 0 && (min_piv / scale).partial_cmp(&self.reselect_ratio) != Some(std::cmp::Ordering::Greater) {
+        if r > 0
+            && (min_piv / scale).partial_cmp(&self.reselect_ratio)
+                != Some(std::cmp::Ordering::Greater)
+        {
             return None;
         }
         let x = lu.solve(&phi_v)?; // Φ_u⁻¹ Φ_v

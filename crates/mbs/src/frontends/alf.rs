@@ -21,7 +21,7 @@ use crate::frontend::{
 use crate::integrator::IntegratorChoice;
 use crate::method::{Method, PenaltyBackend};
 
-use super::{DivergenceCheck, integrate_ode, integrate_partitioned};
+use super::{DivergenceCheck, integrate_ode, integrate_ode_with, integrate_partitioned};
 
 /// Lagrange or ALF index-1 (Bayo–Ledesma eqs 4, 8) with optional projections.
 #[derive(Debug)]
@@ -30,6 +30,7 @@ pub struct Index1FrontEnd {
     model: Arc<Model>,
     sys: Index1<MechanismDescriptor>,
     project_every: usize,
+    newton: mbs_integrators::NewtonParams,
     qdd: DVector<f64>,
 }
 
@@ -81,6 +82,18 @@ impl Index1FrontEnd {
             _ => return None,
         };
         let n = 7 * model.n_bodies();
+        // Adapter: the implicit rules' Newton test (default 1e-12) sits below the
+        // round-off of augmented-Lagrangian accelerations (≈ α·ε relative, see
+        // `AlfParams::alpha`), so it could never converge for α ≳ 1e6; tie it to α.
+        let newton_tol = match *method {
+            Method::Alf { alpha, .. } => (10.0 * alpha * f64::EPSILON).clamp(1e-12, 1e-8),
+            _ => 1e-12,
+        };
+        let newton = mbs_integrators::NewtonParams {
+            rtol: newton_tol,
+            atol: newton_tol,
+            ..Default::default()
+        };
         let sys = Index1::new(
             MechanismDescriptor::new(model.clone()),
             formulation,
@@ -91,6 +104,7 @@ impl Index1FrontEnd {
             model,
             sys,
             project_every: every,
+            newton,
             qdd: DVector::zeros(n),
         })
     }
@@ -149,13 +163,18 @@ impl FrontEnd for Index1FrontEnd {
                 let mut p = Partitioned(&mut self.sys, DVector::zeros(n));
                 integrate_partitioned(&mut p, spec, self.project_every, &mut rec)
             }
-            _ => integrate_ode(&mut self.sys, spec, self.project_every, &mut rec),
+            _ => integrate_ode_with(
+                &mut self.sys,
+                spec,
+                self.project_every,
+                self.newton.clone(),
+                &mut rec,
+            ),
         };
         let elapsed = start.elapsed().as_secs_f64();
         let s1 = self.sys.stats();
-        let mut stats = match &result {
-            Ok(info) | Err((_, info)) => RunStats::from(*info),
-        };
+        let (info, error) = result;
+        let mut stats = RunStats::from(info);
         stats.multiplier_iterations = s1.alf_iterations as usize;
         stats.projections = s1.projections as usize;
         stats.integration_seconds = Some(elapsed);
@@ -173,9 +192,9 @@ impl FrontEnd for Index1FrontEnd {
         if let Some(e) = diverged {
             return Err(e.with_stats(stats));
         }
-        match result {
-            Ok(_) => Ok(stats),
-            Err((e, _)) => Err(e.with_stats(stats)),
+        match error {
+            None => Ok(stats),
+            Some(e) => Err(e.with_stats(stats)),
         }
     }
 
@@ -461,7 +480,11 @@ impl FrontEnd for PenaltyFrontEnd {
         self.name.clone()
     }
 
-    fn run(&mut self, spec: &RunSpec<'_>, sink: &mut dyn SampleSink) -> Result<RunStats, FrontEndError> {
+    fn run(
+        &mut self,
+        spec: &RunSpec<'_>,
+        sink: &mut dyn SampleSink,
+    ) -> Result<RunStats, FrontEndError> {
         let s0 = spec.initial.to_layout(Layout::EulerParamsOmega);
         let (nx, nv) = (s0.q.len(), s0.v.len());
         let check = DivergenceCheck::new(&self.model, spec.divergence_limit);
@@ -476,7 +499,8 @@ impl FrontEnd for PenaltyFrontEnd {
         rec.split = Some(nx);
         let (result, lambdas, evals) = match spec.integrator {
             IntegratorChoice::CentralDifference { .. } | IntegratorChoice::Staggered { .. } => {
-                let mut sys = PenaltySystem::new(self.model.clone(), self.params).map_err(|e| Self::failed(s0.t, e))?;
+                let mut sys = PenaltySystem::new(self.model.clone(), self.params)
+                    .map_err(|e| Self::failed(s0.t, e))?;
                 let spec0 = RunSpec {
                     initial: &s0,
                     ..spec.clone()
@@ -485,7 +509,8 @@ impl FrontEnd for PenaltyFrontEnd {
                 (r, None, sys.stats().evaluations)
             }
             _ => {
-                let mut ode = PenaltyOde::new(self.model.clone(), self.params.epsilon).map_err(|e| Self::failed(s0.t, e))?;
+                let mut ode = PenaltyOde::new(self.model.clone(), self.params.epsilon)
+                    .map_err(|e| Self::failed(s0.t, e))?;
                 let (_, _, m) = ode.dims();
                 let y_model = ode.initial_state(s0.t).map_err(|e| Self::failed(s0.t, e))?;
                 // x, v from the requested initial state, λ⁰ from the model's initial state
@@ -507,9 +532,8 @@ impl FrontEnd for PenaltyFrontEnd {
             }
         };
         let elapsed = start.elapsed().as_secs_f64();
-        let mut stats = match &result {
-            Ok(info) | Err((_, info)) => RunStats::from(*info),
-        };
+        let (info, error) = result;
+        let mut stats = RunStats::from(info);
         stats.rhs_evals = stats.rhs_evals.max(evals as usize);
         stats.integration_seconds = Some(elapsed);
         let diverged = rec.diverged.take();
@@ -525,18 +549,23 @@ impl FrontEnd for PenaltyFrontEnd {
         if let Some(e) = diverged {
             return Err(e.with_stats(stats));
         }
-        match result {
-            Ok(_) => Ok(stats),
-            Err((e, _)) => Err(e.with_stats(stats)),
+        match error {
+            None => Ok(stats),
+            Some(e) => Err(e.with_stats(stats)),
         }
     }
 
     fn accelerations(&mut self, s: &State) -> Result<DVector<f64>, FrontEndError> {
         let s = s.to_layout(Layout::EulerParamsOmega);
-        let mut sys = PenaltySystem::new(self.model.clone(), self.params).map_err(|e| Self::failed(s.t, e))?;
+        let mut sys = PenaltySystem::new(self.model.clone(), self.params)
+            .map_err(|e| Self::failed(s.t, e))?;
         let mut a = vec![0.0; s.v.len()];
         sys.accelerations(s.t, s.q.as_slice(), s.v.as_slice(), &mut a)
             .map_err(|e| FrontEndError::failed(s.t, e.to_string()))?;
-        Ok(pdot_layout_accelerations(s.q.as_slice(), s.v.as_slice(), &a))
+        Ok(pdot_layout_accelerations(
+            s.q.as_slice(),
+            s.v.as_slice(),
+            &a,
+        ))
     }
 }

@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use mbs_integrators::{
     Adams, AdamsParams, CentralDifference, EmbeddedRk, Error as IntegratorError,
-    ImplicitIntegrator, ImplicitParams, ImplicitRule, Info, Observer, OdeSystem, PartitionedSystem,
-    RkParams, StaggeredParams, TwoStageStaggered,
+    ImplicitIntegrator, ImplicitParams, ImplicitRule, Info, NewtonParams, Observer, OdeSystem,
+    PartitionedSystem, RkParams, StaggeredParams, TwoStageStaggered,
 };
 use mbs_model::Model;
 
@@ -75,13 +75,25 @@ fn integrator_error(e: IntegratorError, t_last: f64) -> FrontEndError {
 }
 
 /// Integrates a first-order system y = [q; q̇] from `spec.initial` with the chosen
-/// integrator (not the partitioned ones); the observer gets the samples.
+/// integrator (not the partitioned ones); the observer gets the samples. Returns the
+/// statistics and the error that stopped the run, if any.
 pub fn integrate_ode<S: OdeSystem, O: Observer>(
     sys: &mut S,
     spec: &RunSpec<'_>,
     project_every: usize,
     obs: &mut O,
-) -> Result<Info, (FrontEndError, Info)> {
+) -> (Info, Option<FrontEndError>) {
+    integrate_ode_with(sys, spec, project_every, NewtonParams::default(), obs)
+}
+
+/// [`integrate_ode`] with the Newton parameters of the implicit rules.
+pub fn integrate_ode_with<S: OdeSystem, O: Observer>(
+    sys: &mut S,
+    spec: &RunSpec<'_>,
+    project_every: usize,
+    newton: NewtonParams,
+    obs: &mut O,
+) -> (Info, Option<FrontEndError>) {
     let s0 = spec.initial;
     let mut y0 = s0.q.as_slice().to_vec();
     y0.extend_from_slice(s0.v.as_slice());
@@ -91,8 +103,8 @@ pub fn integrate_ode<S: OdeSystem, O: Observer>(
         ($integ:expr) => {{
             let mut integ = $integ;
             match integ.integrate(sys, t0, &y0, t_end, t_out, obs) {
-                Ok(info) => Ok(info),
-                Err(e) => Err((integrator_error(e, integ.t()), integ.info())),
+                Ok(info) => (info, None),
+                Err(e) => (integ.info(), Some(integrator_error(e, integ.t()))),
             }
         }};
     }
@@ -128,17 +140,18 @@ pub fn integrate_ode<S: OdeSystem, O: Observer>(
                 n,
                 ImplicitParams {
                     project_every,
+                    newton,
                     ..ImplicitParams::new(rule, h)
                 }
             ))
         }
-        IntegratorChoice::CentralDifference { .. } | IntegratorChoice::Staggered { .. } => Err((
-            FrontEndError::invalid_input(format!(
+        IntegratorChoice::CentralDifference { .. } | IntegratorChoice::Staggered { .. } => (
+            Info::default(),
+            Some(FrontEndError::invalid_input(format!(
                 "{} needs a partitioned (second-order) system",
                 spec.integrator.name()
-            )),
-            Info::default(),
-        )),
+            ))),
+        ),
     }
 }
 
@@ -149,7 +162,7 @@ pub fn integrate_partitioned<S: PartitionedSystem, O: Observer>(
     spec: &RunSpec<'_>,
     project_every: usize,
     obs: &mut O,
-) -> Result<Info, (FrontEndError, Info)> {
+) -> (Info, Option<FrontEndError>) {
     let s0 = spec.initial;
     let (nx, nv) = (sys.dim_positions(), sys.dim_velocities());
     let (t0, t_end, t_out) = (s0.t, spec.t_end, spec.output_times);
@@ -158,8 +171,8 @@ pub fn integrate_partitioned<S: PartitionedSystem, O: Observer>(
         ($integ:expr) => {{
             let mut integ = $integ;
             match integ.integrate(sys, t0, x0, v0, t_end, t_out, obs) {
-                Ok(info) => Ok(info),
-                Err(e) => Err((integrator_error(e, integ.t()), integ.info())),
+                Ok(info) => (info, None),
+                Err(e) => (integ.info(), Some(integrator_error(e, integ.t()))),
             }
         }};
     }
@@ -170,12 +183,12 @@ pub fn integrate_partitioned<S: PartitionedSystem, O: Observer>(
     match spec.integrator {
         IntegratorChoice::CentralDifference { h } => go!(CentralDifference::new(nx, nv, params(h))),
         IntegratorChoice::Staggered { h } => go!(TwoStageStaggered::new(nx, nv, params(h))),
-        other => Err((
-            FrontEndError::invalid_input(format!(
+        other => (
+            Info::default(),
+            Some(FrontEndError::invalid_input(format!(
                 "{} is not a partitioned integrator",
                 other.name()
-            )),
-            Info::default(),
-        )),
+            ))),
+        ),
     }
 }

@@ -1,0 +1,89 @@
+//! Right-hand-side evaluations allocate nothing once the front-end is built.
+// A counting global allocator needs `unsafe impl GlobalAlloc`; it only forwards to
+// `System`. The workspace denies unsafe code elsewhere.
+#![allow(unsafe_code)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use mbs_alf::{
+    AlfParams, Formulation, Index1, MechanismDescriptor, Projection, ProjectionParams, SparseAlf,
+};
+use mbs_integrators::OdeSystem;
+use mbs_mechanisms::alf_dca::{AlfDcaParams, five_bar};
+
+struct Counting;
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn count(f: impl FnOnce()) -> usize {
+    let before = ALLOCATIONS.load(Ordering::SeqCst);
+    f();
+    ALLOCATIONS.load(Ordering::SeqCst) - before
+}
+
+#[test]
+fn rhs_and_projection_do_not_allocate() {
+    let model = Arc::new(five_bar(&AlfDcaParams::default()).unwrap());
+    for f in [
+        Formulation::Alf(AlfParams::default()),
+        Formulation::Lagrange {
+            baumgarte: Some(Default::default()),
+            min_norm: false,
+        },
+    ] {
+        let desc = MechanismDescriptor::new(model.clone());
+        let (q, v) = desc.initial();
+        let mut y: Vec<f64> = q.iter().chain(v.iter()).copied().collect();
+        let min_norm = matches!(f, Formulation::Lagrange { .. });
+        let f = if min_norm {
+            Formulation::Lagrange {
+                baumgarte: Some(Default::default()),
+                min_norm: true,
+            }
+        } else {
+            f
+        };
+        let mut sys = Index1::new(
+            desc,
+            f,
+            Projection::AugmentedLagrangian(ProjectionParams::default()),
+        );
+        let mut dy = vec![0.0; y.len()];
+        sys.rhs(0.0, &y, &mut dy).unwrap(); // warm-up
+        let n = count(|| sys.rhs(0.1, &y, &mut dy).unwrap());
+        assert_eq!(n, 0, "{f:?}: {n} allocations in rhs");
+        y[0] += 1e-6;
+        let n = count(|| {
+            sys.project(0.1, &mut y).unwrap();
+        });
+        assert_eq!(n, 0, "{f:?}: {n} allocations in project");
+    }
+    let desc = MechanismDescriptor::new(model.clone());
+    let (mut q, mut v) = desc.initial();
+    let mut st = mbs_alf::AlfIndex3::new(desc, Default::default());
+    let mut a = vec![0.0; q.len()];
+    st.initial_accelerations(0.0, &q, &v, &mut a).unwrap();
+    st.step(0.0, 0.01, &mut q, &mut v, &mut a).unwrap();
+    let n = count(|| st.step(0.01, 0.01, &mut q, &mut v, &mut a).unwrap());
+    assert_eq!(n, 0, "ALF-INDEX3: {n} allocations in a step");
+    let mut sp = SparseAlf::new(model.clone(), AlfParams::default()).unwrap();
+    let y = sp.initial_state();
+    let mut dy = vec![0.0; y.len()];
+    sp.rhs(0.0, &y, &mut dy).unwrap();
+    let n = count(|| sp.rhs(0.1, &y, &mut dy).unwrap());
+    assert_eq!(n, 0, "sparse ALF: {n} allocations in rhs");
+}

@@ -1,0 +1,55 @@
+//! Acceptance 2 (test-sized): on both McPherson struts every method ×
+//! stabilization runs the paper's 10 s at the loosest paper tolerance (RK45
+//! 1e-3), in Euler parameters and in Euler angles. The full sweep over 1e-10,
+//! 1e-8, 1e-6, 1e-3 is `strut::sweep` (bench `complement`, example `strut_sweep`).
+
+use std::sync::Arc;
+
+use mbs_complement::strut::{PAPER_T_END, sweep};
+use mbs_complement::{Coordinates, EulerSequence, NullSpaceMethod};
+use mbs_mechanisms::{McPhersonParams, mcpherson_overconstrained, mcpherson_simplified};
+
+#[test]
+fn every_method_and_stabilization_runs_10_s_on_both_struts() {
+    let p = McPhersonParams::default();
+    for model in [
+        mcpherson_simplified(&p).unwrap(),
+        mcpherson_overconstrained(&p).unwrap(),
+    ] {
+        let model = Arc::new(model);
+        for coordinates in [
+            Coordinates::EulerParams,
+            Coordinates::EulerAngles(EulerSequence::Zyx),
+        ] {
+            let runs = sweep(
+                model.clone(),
+                coordinates,
+                &NullSpaceMethod::ALL,
+                &[1e-3],
+                1e-8,
+                PAPER_T_END,
+                true,
+            );
+            assert_eq!(runs.len(), 24);
+            for r in runs {
+                assert!(
+                    r.completed() && r.t_reached == PAPER_T_END,
+                    "{} {} {} {}: {:?}",
+                    model.name(),
+                    coordinates.name(),
+                    r.params.method.name(),
+                    r.params.stabilization.name(),
+                    r.error
+                );
+                if let mbs_complement::Stabilization::NewtonRaphson { tol } = r.params.stabilization
+                {
+                    assert!(
+                        r.max_position_violation <= tol,
+                        "{:e}",
+                        r.max_position_violation
+                    );
+                }
+            }
+        }
+    }
+}
