@@ -80,7 +80,7 @@ proptest! {
     /// equals the dense Cholesky solution of the formed Schur complement.
     #[test]
     fn random_systems_match_dense(
-        nb in 1usize..40,
+        nb in 2usize..40,
         closed in any::<bool>(),
         seed in any::<u64>(),
         log_rho in -3.0f64..0.0,
@@ -92,7 +92,7 @@ proptest! {
         let sys = ChainSystem::with_tilt(nb, closed, seed, 0.3);
         let op = sys.arrowhead(eps, rho).unwrap();
         let reference = op.dense_schur().cholesky().unwrap().solve(&DVector::from_vec(rhs(sys.m())));
-        let params = PcgParams { tol: 1e-13, preconditioner: PRECONDITIONERS[pre], ..Default::default() };
+        let params = PcgParams { tol: 1e-12, preconditioner: PRECONDITIONERS[pre], ..Default::default() };
         let mut solver = PcgSolver::new(op, params).unwrap();
         let mut x = vec![0.0; sys.m()];
         solver.solve(&rhs(sys.m()), &mut x).unwrap();

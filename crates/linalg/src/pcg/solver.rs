@@ -228,14 +228,18 @@ impl PcgSolver {
         self.p.copy_from_slice(&self.z);
         let mut rz = Self::dot(&mut self.partials, &self.r, &self.z, par);
         let mut it = 0;
+        let mut last_true = f64::INFINITY;
         loop {
             if rnorm <= tol * bnorm {
-                // confirm on the true residual; restart the recurrence if it drifted
+                // confirm on the true residual; restart the recurrence if it
+                // drifted, stop if restarts no longer help (attainable accuracy
+                // ≈ ε_mach κ(M*) reached)
                 self.true_residual(par);
                 rnorm = Self::dot(&mut self.partials, &self.r, &self.r, par).sqrt();
-                if rnorm <= tol * bnorm || it >= self.params.max_iter {
+                if rnorm <= tol * bnorm || it >= self.params.max_iter || rnorm >= 0.5 * last_true {
                     break;
                 }
+                last_true = rnorm;
                 self.pre.apply(rmax, &self.r, &mut self.z, par);
                 self.p.copy_from_slice(&self.z);
                 rz = Self::dot(&mut self.partials, &self.r, &self.z, par);
