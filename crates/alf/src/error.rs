@@ -53,6 +53,20 @@ pub enum AlfError {
         /// Which coordinate or constraint.
         location: String,
     },
+    /// No consistent initial state near the given one (see [`crate::assembly`]).
+    #[error(
+        "t = {t}: inconsistent initial state: {reason}; largest violation {violation:.3e} in {location}. Fix the initial poses or velocities of the bodies at that joint"
+    )]
+    InconsistentInitialState {
+        /// Time.
+        t: f64,
+        /// Largest violation ‖Φ‖∞ at the state reported.
+        violation: f64,
+        /// The constraint with the largest violation.
+        location: String,
+        /// Why no consistent state was accepted.
+        reason: String,
+    },
     /// Bad parameters.
     #[error("invalid parameter {name} = {value}: {requirement}")]
     InvalidParameter {
@@ -72,7 +86,8 @@ impl AlfError {
             AlfError::Evaluation { t, .. }
             | AlfError::Linalg { t, .. }
             | AlfError::NotConverged { t, .. }
-            | AlfError::NonFinite { t, .. } => Some(*t),
+            | AlfError::NonFinite { t, .. }
+            | AlfError::InconsistentInitialState { t, .. } => Some(*t),
             AlfError::InvalidParameter { .. } => None,
         }
     }

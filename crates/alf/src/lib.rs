@@ -16,6 +16,7 @@
 //! Euler parameters and velocities [ṙ, ṗ].
 
 pub mod alf;
+pub mod assembly;
 pub mod analytic;
 pub mod descriptor;
 pub mod error;
@@ -30,6 +31,7 @@ pub mod projection;
 pub mod sparse_alf;
 
 pub use alf::{AlfAccelerations, AlfInfo};
+pub use assembly::{AssemblyParams, AssemblyReport, assemble};
 pub use descriptor::{Descriptor, DescriptorData, Level};
 pub use error::AlfError;
 pub use index1::{Index1, Index1Stats};

@@ -64,6 +64,8 @@ pub struct Complement {
     y0: Vec<f64>,
     stats: ComplementStats,
     last_rank: Option<usize>,
+    /// Euler angles: (t, singular factor per body) at the last accepted step.
+    last_factors: Option<(f64, Vec<f64>)>,
 }
 
 impl Complement {
@@ -92,6 +94,7 @@ impl Complement {
             y0: [q0, v0].concat(),
             stats: ComplementStats::default(),
             last_rank: None,
+            last_factors: None,
         })
     }
 
@@ -223,6 +226,38 @@ impl Complement {
     }
 }
 
+impl Complement {
+    /// Euler angles: errors when the singular factor (sin β or cos β) of a body
+    /// changed sign since the last accepted step — the motion went through
+    /// gimbal lock between two steps, where no evaluation came close enough to
+    /// be caught by `gimbal_tol`. A new run (t not increasing) starts afresh.
+    fn check_gimbal_crossing(&mut self, t: f64, y: &[f64]) -> Result<(), ComplementError> {
+        let Coordinates::EulerAngles(seq) = self.params.coordinates else {
+            return Ok(());
+        };
+        let factors: Vec<f64> = (0..self.model().n_bodies())
+            .map(|b| seq.singular_factor(y[6 * b + 4]))
+            .collect();
+        if let Some((t0, before)) = &self.last_factors
+            && t > *t0
+        {
+            for (b, (&f0, &f1)) in before.iter().zip(&factors).enumerate() {
+                if f0 * f1 < 0.0 {
+                    return Err(ComplementError::GimbalLockCrossed {
+                        t,
+                        body: self.model().bodies()[b].name.clone(),
+                        sequence: seq,
+                        before: f0,
+                        after: f1,
+                    });
+                }
+            }
+        }
+        self.last_factors = Some((t, factors));
+        Ok(())
+    }
+}
+
 /// Converts an error for the integrator.
 pub(crate) fn system_error(e: ComplementError) -> SystemError {
     SystemError::with_source(e.to_string(), e)
@@ -242,9 +277,12 @@ impl OdeSystem for Complement {
         self.accelerations(t, q, v, dv).map_err(system_error)
     }
 
-    /// Newton–Raphson position (and velocity) correction when selected.
+    /// Newton–Raphson position (and velocity) correction when selected; with
+    /// Euler angles, also the check that no body passed through gimbal lock.
     fn project(&mut self, t: f64, y: &mut [f64]) -> Result<bool, SystemError> {
-        self.correct(t, y).map_err(system_error)
+        let changed = self.correct(t, y).map_err(system_error)?;
+        self.check_gimbal_crossing(t, y).map_err(system_error)?;
+        Ok(changed)
     }
 }
 

@@ -60,6 +60,23 @@ pub enum ComplementError {
         /// The tolerance.
         tol: f64,
     },
+    /// Euler angles: between two accepted steps the singular factor (sin β or
+    /// cos β) of a body changed sign, i.e. the motion passed through gimbal lock.
+    #[error(
+        "t = {t}: body `{body}`: the {sequence} Euler angles passed through gimbal lock between two steps (singular factor {before:e} → {after:e})"
+    )]
+    GimbalLockCrossed {
+        /// Time of the step that crossed.
+        t: f64,
+        /// Body name.
+        body: String,
+        /// The sequence.
+        sequence: EulerSequence,
+        /// Factor at the previous step.
+        before: f64,
+        /// Factor at this step.
+        after: f64,
+    },
     /// Natural partitioning: a tree joint lost rank on its child body, so its
     /// dependent velocities cannot be chosen (eq 5.4.1.5 needs |B^d| ≠ 0).
     #[error(
@@ -125,6 +142,7 @@ impl ComplementError {
             | ComplementError::NullSpace { t, .. }
             | ComplementError::SingularMass { t, .. }
             | ComplementError::GimbalLock { t, .. }
+            | ComplementError::GimbalLockCrossed { t, .. }
             | ComplementError::RankLoss { t, .. }
             | ComplementError::NewtonNotConverged { t, .. }
             | ComplementError::NonFinite { t, .. } => Some(*t),

@@ -122,3 +122,43 @@ fn errors_name_time_and_body() {
     assert!(msg.contains("gimbal lock") && msg.contains("body"), "{msg}");
     assert_eq!(e.time(), Some(0.0));
 }
+
+/// A pendulum swinging about the global y axis turns its ZYX middle angle β
+/// through 90°: the integration stops with a gimbal-lock error naming the
+/// body and a time after the start.
+#[test]
+fn gimbal_lock_during_integration_is_reported() {
+    let mut b = ModelBuilder::new("pendulum-y");
+    b.gravity(Vector3::new(0.0, 0.0, -9.81));
+    let link = b.body("swinging-link", 1.0, Matrix3::from_diagonal_element(0.1));
+    b.set_initial_pose(
+        link,
+        Vector3::new(0.5, 0.0, 0.0),
+        mbs_kinematics::euler_params::identity(),
+    );
+    b.joint_at(
+        "hinge",
+        JointKind::Revolute,
+        BodyRef::Ground,
+        BodyRef::Body(link),
+        Vector3::zeros(),
+        Vector3::y(),
+    );
+    let model = Arc::new(b.build().unwrap());
+    let params = ComplementParams {
+        coordinates: Coordinates::EulerAngles(EulerSequence::Zyx),
+        ..ComplementParams::default()
+    };
+    let mut sys = Complement::new(model, params).unwrap();
+    let y0 = sys.initial_state();
+    let mut rk = EmbeddedRk::rk45(y0.len(), RkParams::with_tol(1e-8, 1e-8));
+    let err = rk
+        .integrate(&mut sys, 0.0, &y0, 2.0, &[], &mut ())
+        .unwrap_err();
+    let msg = err.to_string();
+    assert!(
+        msg.contains("gimbal lock") && msg.contains("swinging-link"),
+        "{msg}"
+    );
+    assert!(rk.t() > 0.1, "stopped at {}", rk.t());
+}

@@ -85,7 +85,11 @@ impl AlfDca {
                 scale = scale.max(s.abs());
             }
             info.iterations = it;
-            info.change = if it == 1 { f64::INFINITY } else { diff / (1.0 + scale) };
+            info.change = if it == 1 {
+                f64::INFINITY
+            } else {
+                diff / (1.0 + scale)
+            };
             self.prev.copy_from_slice(&self.sol);
             if info.change <= p.eps_a {
                 info.converged = true;
@@ -125,7 +129,11 @@ impl AlfDca {
 
     /// Accelerations [r̈; ω̇'] (6 per body) at a state in any layout (converted to
     /// [ṙ, ω'] first, which allocates when the layout differs).
-    pub fn accelerations_at(&mut self, state: &State, out: &mut [f64]) -> Result<AccelerationInfo, DcaError> {
+    pub fn accelerations_at(
+        &mut self,
+        state: &State,
+        out: &mut [f64],
+    ) -> Result<AccelerationInfo, DcaError> {
         self.check_len("accelerations", 6 * self.n_bodies(), out.len())?;
         let s;
         let st = if state.layout == Layout::EulerParamsOmega {
@@ -168,7 +176,7 @@ impl OdeSystem for AlfDca {
             return Ok(false);
         }
         self.hook_calls += 1;
-        if self.hook_calls % self.params.project_every.max(1) != 0 {
+        if !self.hook_calls.is_multiple_of(self.params.project_every.max(1)) {
             return Ok(false);
         }
         self.project_state(t, y).map_err(system_error)?;

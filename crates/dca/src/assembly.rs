@@ -61,7 +61,11 @@ impl Ctx<'_> {
     #[inline]
     pub fn rows(&self, e: usize) -> usize {
         let b = &self.blocks[e];
-        if self.holonomic_only { b.n_holonomic } else { b.rows }
+        if self.holonomic_only {
+            b.n_holonomic
+        } else {
+            b.rows
+        }
     }
 }
 
@@ -88,7 +92,11 @@ fn add_jtj(
 
 /// Matrix part of the assembly of one node (eqs 9–10, 27–30). On failure returns the
 /// pool bodies of the node.
-pub(crate) fn matrix_node(n: &mut Node, kids: Option<(&Node, &Node)>, ctx: &Ctx) -> Result<(), Vec<usize>> {
+pub(crate) fn matrix_node(
+    n: &mut Node,
+    kids: Option<(&Node, &Node)>,
+    ctx: &Ctx,
+) -> Result<(), Vec<usize>> {
     n.k.fill(0.0);
     match kids {
         None => {
@@ -158,7 +166,11 @@ pub(crate) fn matrix_node(n: &mut Node, kids: Option<(&Node, &Node)>, ctx: &Ctx)
 
 /// Vector part of the assembly of one node (eqs 31–32 with eqs 22, 24): the pool
 /// right-hand side, y_E = K_EE⁻¹ r_E and the condensed r_C.
-pub(crate) fn vector_up(n: &mut Node, kids: Option<(&Node, &Node)>, ctx: &Ctx) -> Result<(), Vec<usize>> {
+pub(crate) fn vector_up(
+    n: &mut Node,
+    kids: Option<(&Node, &Node)>,
+    ctx: &Ctx,
+) -> Result<(), Vec<usize>> {
     n.r.fill(0.0);
     match kids {
         None => {

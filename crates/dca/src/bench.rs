@@ -14,7 +14,11 @@ use crate::system::AlfDca;
 /// iterations of `params`) at the model's initial state, over `evals` evaluations
 /// after one warm-up. The time is advanced by 1e-9 per call so that no cached
 /// matrices are reused (every evaluation does the full assembly).
-pub fn time_per_rhs(model: Arc<Model>, params: DcaParams, evals: usize) -> Result<Duration, DcaError> {
+pub fn time_per_rhs(
+    model: Arc<Model>,
+    params: DcaParams,
+    evals: usize,
+) -> Result<Duration, DcaError> {
     let mut dca = AlfDca::new(model, params);
     let mut y = dca.initial_state();
     let mut dy = vec![0.0; dca.dim()];

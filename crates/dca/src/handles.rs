@@ -127,12 +127,26 @@ impl Plan {
                 }
             };
             let hs = &is_handle[i];
-            let mut pool: Vec<usize> = candidates.iter().copied().filter(|b| !hs.contains(b)).collect();
+            let mut pool: Vec<usize> = candidates
+                .iter()
+                .copied()
+                .filter(|b| !hs.contains(b))
+                .collect();
             let ne = pool.len();
             pool.extend(candidates.iter().copied().filter(|b| hs.contains(b)));
             let nh = pool.len() - ne;
-            debug_assert_eq!(nh, hs.len(), "every handle of a node is a handle of a child");
-            let at = |b: BodyRef| b.body().map(|id| pool.iter().position(|&x| x == id.0).expect("handled body in pool"));
+            debug_assert_eq!(
+                nh,
+                hs.len(),
+                "every handle of a node is a handle of a child"
+            );
+            let at = |b: BodyRef| {
+                b.body().map(|id| {
+                    pool.iter()
+                        .position(|&x| x == id.0)
+                        .expect("handled body in pool")
+                })
+            };
             let handled = handled_at[i]
                 .iter()
                 .map(|&e| {
@@ -158,7 +172,10 @@ impl Plan {
             });
             if let Some([l, r]) = tn.children {
                 // Post-order contiguity: [left subtree][right subtree][node].
-                assert!(r + 1 == i && l + subtree[r] == r, "assembly tree is not in post-order");
+                assert!(
+                    r + 1 == i && l + subtree[r] == r,
+                    "assembly tree is not in post-order"
+                );
             }
         }
         for i in 0..nn {
@@ -166,7 +183,13 @@ impl Plan {
                 let (ne, nh) = (nodes[i].ne, nodes[i].nh);
                 let map = nodes[i].pool[ne..ne + nh]
                     .iter()
-                    .map(|b| nodes[p].pool.iter().position(|x| x == b).expect("handle in parent pool"))
+                    .map(|b| {
+                        nodes[p]
+                            .pool
+                            .iter()
+                            .position(|x| x == b)
+                            .expect("handle in parent pool")
+                    })
                     .collect();
                 nodes[i].up_map = map;
             }

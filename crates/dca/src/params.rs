@@ -23,6 +23,12 @@ pub struct DcaParams {
     pub eps_p: f64,
     /// Velocities: stop when ‖q̇ᵢ₊₁ − q̇ᵢ‖∞ < ε_v (eq 72 and the text after it).
     pub eps_v: f64,
+    /// Position projection: the matrices formed at q* are reused (the paper's
+    /// modified Newton, sec 3.2) while ‖Φ‖∞ ≤ `reuse_below`; above it (a large
+    /// correction, e.g. an inconsistent initial state) they are formed again at each
+    /// iterate, since the mismatch of Φ_q times the large penalty force αΦ would
+    /// otherwise make the iteration diverge.
+    pub reuse_below: f64,
     /// Apply the mass-orthogonal projections in [`mbs_integrators::OdeSystem::project`].
     pub projections: bool,
     /// Project every `project_every` calls of the projection hook (1 = every step).
@@ -44,6 +50,7 @@ impl Default for DcaParams {
             eps_a: 1e-10,
             eps_p: 1e-14,
             eps_v: 1e-12,
+            reuse_below: 1e-6,
             projections: true,
             project_every: 1,
             parallel: true,

@@ -13,7 +13,9 @@
 //! solved by the same assembly/disassembly with leaf right-hand sides −M_b(qᵢ − q*)_b
 //! and joint vectors λ* + αΦ (eqs 50–56 have the form of eqs 11–17). Δq = [Δr; δθ']
 //! per body, δθ' a body-frame rotation vector; the Euler parameters are updated as
-//! p ← (p + ½G(p)ᵀδθ')/‖·‖. Stop when ‖Δq‖∞ < ε_p.
+//! p ← (p + ½G(p)ᵀδθ')/‖·‖. Stop when ‖Δq‖∞ < ε_p. While ‖Φ‖∞ exceeds
+//! [`crate::DcaParams::reuse_below`] the matrices are formed again at each iterate
+//! (full Gauss–Newton instead of the modified Newton), for large corrections.
 //!
 //! # Velocities (eqs 57–72, 109–111)
 //! With the matrices formed again at the corrected positions (sec 4.4):
@@ -82,6 +84,9 @@ impl AlfDca {
         }
         let mut converged_p = false;
         for it in 1..=p.max_iter.max(1) {
+            if it > 1 && self.max_phi() > p.reuse_below {
+                self.form_matrices(true)?;
+            }
             for (e, blk) in self.ws.blocks().iter().enumerate() {
                 let mut w = self.lambda[e];
                 for row in 0..blk.n_holonomic {
@@ -203,6 +208,15 @@ impl AlfDca {
             self.stats.unconverged_projections += 1;
         }
         Ok(info)
+    }
+
+    /// ‖Φ‖∞ of the evaluated blocks (holonomic rows).
+    fn max_phi(&self) -> f64 {
+        self.ws
+            .blocks()
+            .iter()
+            .flat_map(|b| b.phi.iter().take(b.n_holonomic))
+            .fold(0.0, |m: f64, x| m.max(x.abs()))
     }
 
     /// The first body whose solution is not finite (for error messages).

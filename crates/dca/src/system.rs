@@ -199,11 +199,20 @@ impl AlfDca {
         self.model.body(BodyId(b)).name.clone()
     }
 
-    pub(crate) fn check_len(&self, what: &'static str, expected: usize, got: usize) -> Result<(), DcaError> {
+    pub(crate) fn check_len(
+        &self,
+        what: &'static str,
+        expected: usize,
+        got: usize,
+    ) -> Result<(), DcaError> {
         if expected == got {
             Ok(())
         } else {
-            Err(DcaError::Dimension { what, expected, got })
+            Err(DcaError::Dimension {
+                what,
+                expected,
+                got,
+            })
         }
     }
 
@@ -240,7 +249,10 @@ impl AlfDca {
         self.cache_level = None;
         let r = up(&mut self.plan.nodes, par, &|n, k| matrix_node(n, k, &ctx));
         if let Err(bodies) = r {
-            let names: Vec<String> = bodies.iter().map(|&b| format!("`{}`", self.body_name(b))).collect();
+            let names: Vec<String> = bodies
+                .iter()
+                .map(|&b| format!("`{}`", self.body_name(b)))
+                .collect();
             return Err(DcaError::NotPositiveDefinite {
                 t,
                 bodies: names.join(", "),
@@ -299,7 +311,9 @@ impl AlfDca {
     pub(crate) fn body_velocity(&self, b: Option<BodyId>) -> Vector6<f64> {
         match b {
             None => Vector6::zeros(),
-            Some(id) => Vector6::from_column_slice(&self.state.v.as_slice()[6 * id.0..6 * id.0 + 6]),
+            Some(id) => {
+                Vector6::from_column_slice(&self.state.v.as_slice()[6 * id.0..6 * id.0 + 6])
+            }
         }
     }
 

@@ -45,7 +45,10 @@ where
                 up(l, par, f)?;
                 up(r, par, f)?;
             }
-            let kids = (l.last().expect("left child"), r.last().expect("right child"));
+            let kids = (
+                l.last().expect("left child"),
+                r.last().expect("right child"),
+            );
             f(me, Some(kids))
         }
     }

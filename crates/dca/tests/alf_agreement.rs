@@ -58,7 +58,8 @@ fn compare(kind: u8, seed: u64, n: usize, iters: usize, parallel: bool) -> f64 {
 
     let sp = state.to_layout(Layout::EulerParamsPdot);
     let mut desc = MechanismDescriptor::new(model.clone());
-    desc.evaluate(sp.t, sp.q.as_slice(), sp.v.as_slice(), Level::Full).unwrap();
+    desc.evaluate(sp.t, sp.q.as_slice(), sp.v.as_slice(), Level::Full)
+        .unwrap();
     let mut alf = AlfAccelerations::new(
         desc.n(),
         desc.m(),
@@ -78,7 +79,12 @@ fn compare(kind: u8, seed: u64, n: usize, iters: usize, parallel: bool) -> f64 {
     let mut scale: f64 = 0.0;
     for b in 0..nb {
         let p = sp.euler_params(b);
-        let pdd = Vector4::new(qdd[7 * b + 3], qdd[7 * b + 4], qdd[7 * b + 5], qdd[7 * b + 6]);
+        let pdd = Vector4::new(
+            qdd[7 * b + 3],
+            qdd[7 * b + 4],
+            qdd[7 * b + 5],
+            qdd[7 * b + 6],
+        );
         let wd = omega_body_dot_from_pddot(&p, &pdd);
         for i in 0..3 {
             diff = diff.max((a_dca[6 * b + i] - qdd[7 * b + i]).abs());
@@ -94,7 +100,10 @@ fn paper_mechanisms_agree() {
     for kind in [5u8, 6] {
         for iters in [1, 3, 10] {
             let e = compare(kind, 7, 4, iters, true);
-            assert!(e < 1e-9, "kind {kind}, {iters} iterations: relative difference {e:e}");
+            assert!(
+                e < 1e-9,
+                "kind {kind}, {iters} iterations: relative difference {e:e}"
+            );
         }
     }
 }

@@ -17,7 +17,7 @@ fn outputs(model: &Arc<Model>, parallel: bool, seed: u64) -> Vec<u64> {
         ..DcaParams::default()
     };
     let mut dca = AlfDca::new(model.clone(), params);
-    let state = common::random_state(model, seed, 0.02);
+    let state = common::random_state(model, seed, 1e-4);
     let mut y = dca.from_state(&state);
     let mut dy = vec![0.0; dca.dim()];
     dca.rhs(0.1, &y, &mut dy).unwrap();
@@ -40,9 +40,16 @@ fn same_bits_for_one_and_two_threads() {
     for model in &cases {
         let reference = outputs(model, false, 11);
         for k in [1, 2] {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(k).build().unwrap();
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(k)
+                .build()
+                .unwrap();
             let got = pool.install(|| outputs(model, true, 11));
-            assert!(got == reference, "{}: {k} threads differ from the sequential run", model.name());
+            assert!(
+                got == reference,
+                "{}: {k} threads differ from the sequential run",
+                model.name()
+            );
         }
     }
 }

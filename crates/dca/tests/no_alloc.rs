@@ -71,9 +71,17 @@ fn evaluations_do_not_allocate() {
                 continue;
             }
             for threads in [1, 2] {
-                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
                 let n = pool.install(|| count(&mut dca, &mut y, &mut dy));
-                assert_eq!(n, 0, "{}: {n} allocations with {threads} threads", model.name());
+                assert_eq!(
+                    n,
+                    0,
+                    "{}: {n} allocations with {threads} threads",
+                    model.name()
+                );
             }
         }
     }

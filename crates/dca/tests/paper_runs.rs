@@ -31,7 +31,9 @@ fn run(kind: u8, projections: bool) -> Run {
         record_steps: true,
         ..Recorder::new()
     };
-    let info = rk.integrate(&mut dca, 0.0, &y0, 10.0, &[], &mut rec).unwrap();
+    let info = rk
+        .integrate(&mut dca, 0.0, &y0, 10.0, &[], &mut rec)
+        .unwrap();
     let mut out = Run {
         max_phi: 0.0,
         max_phi_dot: 0.0,
@@ -67,10 +69,23 @@ fn check(kind: u8, name: &str) {
         without.steps
     );
     assert!(with.max_phi <= 1e-12, "{name}: ‖Φ‖ = {:e}", with.max_phi);
-    assert!(with.max_phi_dot <= 1e-12, "{name}: ‖Φ̇‖ = {:e}", with.max_phi_dot);
-    assert!(without.max_phi > 100.0 * with.max_phi.max(1e-15), "{name}: drift not visible");
-    assert!(without.max_phi_dot > 100.0 * with.max_phi_dot.max(1e-15), "{name}: drift not visible");
-    assert!(with.energy_drift < without.energy_drift, "{name}: energy drift");
+    assert!(
+        with.max_phi_dot <= 1e-12,
+        "{name}: ‖Φ̇‖ = {:e}",
+        with.max_phi_dot
+    );
+    assert!(
+        without.max_phi > 100.0 * with.max_phi.max(1e-15),
+        "{name}: drift not visible"
+    );
+    assert!(
+        without.max_phi_dot > 100.0 * with.max_phi_dot.max(1e-15),
+        "{name}: drift not visible"
+    );
+    assert!(
+        with.energy_drift < without.energy_drift,
+        "{name}: energy drift"
+    );
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use mbs_mechanisms::generators::{ChainJoint, SplitMix64};
+use mbs_mechanisms::generators::SplitMix64;
 use mbs_model::{Layout, Model, State};
 
 /// A mechanism of the test families: 0 chain, 1 spherical chain, 2 tree, 3 single
