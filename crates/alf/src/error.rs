@@ -53,6 +53,22 @@ pub enum AlfError {
         /// Which coordinate or constraint.
         location: String,
     },
+    /// The KKT matrix of the Lagrange formulation is singular because constraint rows
+    /// are linearly dependent (redundant constraints or a singular configuration);
+    /// the augmented-Lagrangian formulations handle this.
+    #[error(
+        "t = {t}: the constraint Jacobian has rank {rank} < {rows} rows (redundant constraints or a singular configuration); dependent rows in: {dependent}. Use an augmented-Lagrangian method (alf, alf-index3) or the min-norm Lagrange variant"
+    )]
+    DependentConstraints {
+        /// Time.
+        t: f64,
+        /// Numerical rank of Φ_q.
+        rank: usize,
+        /// Number of rows.
+        rows: usize,
+        /// The constraints whose rows depend on earlier rows.
+        dependent: String,
+    },
     /// No consistent initial state near the given one (see [`crate::assembly`]).
     #[error(
         "t = {t}: inconsistent initial state: {reason}; largest violation {violation:.3e} in {location}. Fix the initial poses or velocities of the bodies at that joint"
@@ -87,7 +103,8 @@ impl AlfError {
             | AlfError::Linalg { t, .. }
             | AlfError::NotConverged { t, .. }
             | AlfError::NonFinite { t, .. }
-            | AlfError::InconsistentInitialState { t, .. } => Some(*t),
+            | AlfError::InconsistentInitialState { t, .. }
+            | AlfError::DependentConstraints { t, .. } => Some(*t),
             AlfError::InvalidParameter { .. } => None,
         }
     }

@@ -18,6 +18,38 @@ use crate::descriptor::Descriptor;
 use crate::error::AlfError;
 use crate::params::Baumgarte;
 
+/// Names the constraints whose Jacobian rows depend on earlier rows (Gram–Schmidt
+/// over the rows in order, relative tolerance 1e-9): the diagnosis of a singular
+/// KKT matrix. Runs only on that error path, so it may allocate.
+fn dependent_rows(t: f64, sys: &dyn Descriptor) -> AlfError {
+    let j = sys.phi_q();
+    let scale = j.amax().max(f64::MIN_POSITIVE);
+    let mut basis: Vec<nalgebra::DVector<f64>> = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    for r in 0..j.nrows() {
+        let mut v = j.row(r).transpose();
+        for b in &basis {
+            let c = b.dot(&v);
+            v.axpy(-c, b, 1.0);
+        }
+        let n = v.norm();
+        if n > 1e-9 * scale {
+            basis.push(v / n);
+        } else {
+            let label = sys.row_label(r);
+            if !names.contains(&label) {
+                names.push(label);
+            }
+        }
+    }
+    AlfError::DependentConstraints {
+        t,
+        rank: basis.len(),
+        rows: j.nrows(),
+        dependent: names.join(", "),
+    }
+}
+
 /// Workspace of the KKT acceleration solve.
 pub struct LagrangeAccelerations {
     baumgarte: Option<Baumgarte>,
@@ -70,10 +102,13 @@ impl LagrangeAccelerations {
         let n = self.n;
         self.kkt
             .factor(sys.mass().as_slice(), sys.phi_q().as_slice())
-            .map_err(|source| AlfError::Linalg {
-                t,
-                context: "factoring the KKT matrix [M Φ_qᵀ; Φ_q 0]",
-                source,
+            .map_err(|source| match source {
+                mbs_linalg::LinalgError::RankDeficient { .. } => dependent_rows(t, sys),
+                source => AlfError::Linalg {
+                    t,
+                    context: "factoring the KKT matrix [M Φ_qᵀ; Φ_q 0]",
+                    source,
+                },
             })?;
         self.rhs.rows_mut(0, n).copy_from(sys.forces());
         let m = sys.m();

@@ -30,6 +30,28 @@ use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
 use crate::error::ComplementError;
 use crate::params::Coordinates;
 
+/// The Euler-angle sequence whose smallest singular factor (|sin β| or |cos β|)
+/// over the bodies of `model` at its initial state is largest — a sequence far
+/// from gimbal lock for [`Coordinates::EulerAngles`] (ties: the first in
+/// [`EulerSequence::ALL`]).
+pub fn best_euler_sequence(model: &Model) -> EulerSequence {
+    let s = State::initial(model, Layout::EulerParamsPdot);
+    let mut best = (EulerSequence::ALL[0], -1.0);
+    for seq in EulerSequence::ALL {
+        let worst = (0..s.n_bodies())
+            .map(|b| {
+                let a = mbs_kinematics::euler_params::rotation(&s.euler_params(b));
+                let th = mbs_kinematics::euler_angles::from_rotation_lenient(seq, &a);
+                seq.singular_factor(th[1]).abs()
+            })
+            .fold(f64::INFINITY, f64::min);
+        if worst > best.1 {
+            best = (seq, worst);
+        }
+    }
+    best.0
+}
+
 /// What to evaluate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Level {

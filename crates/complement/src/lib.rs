@@ -58,7 +58,7 @@ pub mod stabilization;
 pub mod strut;
 
 pub use complement::{Complement, ComplementStats, Violation, accelerations_at};
-pub use coords::{Equations, Evaluator, Level};
+pub use coords::{Equations, Evaluator, Level, best_euler_sequence};
 pub use error::ComplementError;
 pub use mbs_kinematics::EulerSequence;
 pub use mbs_linalg::nullspace::NullSpaceMethod;

@@ -53,3 +53,15 @@ fn every_method_and_stabilization_runs_10_s_on_both_struts() {
         }
     }
 }
+
+#[test]
+fn best_euler_sequence_avoids_the_struts_gimbal_lock() {
+    let model = Arc::new(mcpherson_simplified(&McPhersonParams::default()).unwrap());
+    let seq = mbs_complement::best_euler_sequence(&model);
+    assert_ne!(seq, EulerSequence::Zxz);
+    let params = mbs_complement::ComplementParams {
+        coordinates: Coordinates::EulerAngles(seq),
+        ..Default::default()
+    };
+    assert!(mbs_complement::Complement::new(model, params).is_ok());
+}
