@@ -24,8 +24,14 @@ const NR_TOL: f64 = 1e-8;
 fn struts() -> Vec<(&'static str, Arc<Model>)> {
     let p = McPhersonParams::default();
     vec![
-        ("simplified", Arc::new(mcpherson_simplified(&p).expect("strut"))),
-        ("overconstrained", Arc::new(mcpherson_overconstrained(&p).expect("strut"))),
+        (
+            "simplified",
+            Arc::new(mcpherson_simplified(&p).expect("strut")),
+        ),
+        (
+            "overconstrained",
+            Arc::new(mcpherson_overconstrained(&p).expect("strut")),
+        ),
     ]
 }
 
@@ -34,7 +40,9 @@ fn rhs(c: &mut Criterion) {
     for (name, model) in struts() {
         for method in NullSpaceMethod::ALL {
             let params = ComplementParams::with_method(method);
-            let Ok(mut sys) = Complement::new(model.clone(), params) else { continue };
+            let Ok(mut sys) = Complement::new(model.clone(), params) else {
+                continue;
+            };
             let y = sys.initial_state();
             let mut dy = vec![0.0; y.len()];
             group.bench_function(format!("{}/{name}", method.name()), |b| {
@@ -58,7 +66,13 @@ fn strut_runs(c: &mut Criterion) {
                 };
                 group.bench_function(
                     format!("{name}/{}/{}", method.name(), stabilization.name()),
-                    |b| b.iter(|| black_box(run(model.clone(), params, 1e-6, PAPER_T_END, false).completed())),
+                    |b| {
+                        b.iter(|| {
+                            black_box(
+                                run(model.clone(), params, 1e-6, PAPER_T_END, false).completed(),
+                            )
+                        })
+                    },
                 );
             }
         }
@@ -76,8 +90,19 @@ fn strut_sweep(_c: &mut Criterion) {
         let _ = writeln!(f, "{header}");
     }
     for (name, model) in struts() {
-        for coordinates in [Coordinates::EulerParams, Coordinates::EulerAngles(mbs_complement::EulerSequence::Zyx)] {
-            for r in sweep(model.clone(), coordinates, &NullSpaceMethod::ALL, &PAPER_TOLERANCES, NR_TOL, PAPER_T_END, true) {
+        for coordinates in [
+            Coordinates::EulerParams,
+            Coordinates::EulerAngles(mbs_complement::EulerSequence::Zyx),
+        ] {
+            for r in sweep(
+                model.clone(),
+                coordinates,
+                &NullSpaceMethod::ALL,
+                &PAPER_TOLERANCES,
+                NR_TOL,
+                PAPER_T_END,
+                true,
+            ) {
                 let line = format!(
                     "{name},{},{},{},{:e},{:.4},{},{},{},{:.3e},{:.3e},{},{}",
                     coordinates.name(),

@@ -14,7 +14,9 @@ fn pcg(c: &mut Criterion) {
     for nb in [16usize, 64, 256, 1024, 4096] {
         let sys = ChainSystem::chain(nb, 1);
         let m = sys.m();
-        let b: Vec<f64> = (0..m).map(|i| ((i * 7919) % 97) as f64 / 97.0 - 0.5).collect();
+        let b: Vec<f64> = (0..m)
+            .map(|i| ((i * 7919) % 97) as f64 / 97.0 - 0.5)
+            .collect();
         for (label, pre, par) in [
             ("diagonal_seq", Preconditioner::Diagonal, Par::Seq),
             ("scaled_seq", Preconditioner::Scaled, Par::Seq),
@@ -22,7 +24,15 @@ fn pcg(c: &mut Criterion) {
         ] {
             // ε = 1e-6, ϱ = h/2 = 5e-4: the penalty-stabilized step of Chiou sec 6.2
             let op = sys.arrowhead(1e-6, 5e-4).unwrap();
-            let mut solver = PcgSolver::new(op, PcgParams { preconditioner: pre, par, ..Default::default() }).unwrap();
+            let mut solver = PcgSolver::new(
+                op,
+                PcgParams {
+                    preconditioner: pre,
+                    par,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
             g.bench_with_input(BenchmarkId::new(label, nb), &nb, |bench, _| {
                 let mut x = vec![0.0; m];
                 bench.iter(|| {

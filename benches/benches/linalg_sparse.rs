@@ -4,7 +4,9 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use mbs_linalg::sparse::{SparseCholesky, SparseCholeskyParams, SparseKkt, SparseKktParams, SparsePattern};
+use mbs_linalg::sparse::{
+    SparseCholesky, SparseCholeskyParams, SparseKkt, SparseKktParams, SparsePattern,
+};
 use mbs_linalg::synthetic::ChainSystem;
 
 fn sparse(c: &mut Criterion) {
@@ -13,7 +15,11 @@ fn sparse(c: &mut Criterion) {
         let sys = ChainSystem::chain(nb, 1);
         let (n, m) = (sys.n(), sys.m());
         let (ae, av) = sys.augmented_triplets(1e3);
-        let mut chol = SparseCholesky::new(SparsePattern::symmetric_lower(n, &ae).unwrap(), SparseCholeskyParams::default()).unwrap();
+        let mut chol = SparseCholesky::new(
+            SparsePattern::symmetric_lower(n, &ae).unwrap(),
+            SparseCholeskyParams::default(),
+        )
+        .unwrap();
         let rhs: Vec<f64> = (0..n + m).map(|i| (i as f64).sin()).collect();
         g.bench_with_input(BenchmarkId::new("cholesky", nb), &nb, |b, _| {
             let mut x = rhs[..n].to_vec();

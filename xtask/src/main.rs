@@ -118,6 +118,9 @@ fn bench(opts: BenchOpts) -> ExitCode {
             let t = Instant::now();
             let mut s = run(&mut ctx);
             s.wall_time_s = t.elapsed().as_secs_f64();
+            for f in ctx.failures.drain(..) {
+                s.notes.push(format!("Failed run — {f}"));
+            }
             eprintln!("suite `{name}`: {:?} in {:.1} s", s.status, s.wall_time_s);
             out.push(s);
         } else {
@@ -164,5 +167,67 @@ fn bench(opts: BenchOpts) -> ExitCode {
             eprintln!("error: cannot write the report: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn bench_options() {
+        let o = parse_bench(&args("--quick --suite alf,dca --suite=scaling")).unwrap();
+        assert!(o.quick);
+        assert_eq!(o.suites, ["alf", "dca", "scaling"]);
+        let o = parse_bench(&[]).unwrap();
+        assert_eq!(o.suites.len(), suites::ALL.len());
+        assert!(o.out.ends_with("bench-report"));
+        let e = parse_bench(&args("--suite nope")).err().unwrap();
+        assert!(e.contains("nope") && e.contains("consistency"), "{e}");
+        assert!(parse_bench(&args("--fast")).is_err());
+    }
+
+    #[test]
+    fn drift_and_slope() {
+        let lin: Vec<f64> = (0..100).map(|k| k as f64).collect();
+        let quad: Vec<f64> = (0..100).map(|k| (k * k) as f64).collect();
+        let flat: Vec<f64> = (0..100).map(|k| (k as f64).sin()).collect();
+        assert_eq!(runner::drift_type(&lin, 1e-12), "linear");
+        assert_eq!(runner::drift_type(&quad, 1e-12), "quadratic");
+        assert_eq!(runner::drift_type(&flat, 1e-12), "none (bounded)");
+        let x = [1.0, 10.0, 100.0];
+        let y = [2.0, 200.0, 20000.0];
+        assert!((runner::loglog_slope(&x, &y) - 2.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn report_lists_every_suite_even_when_not_implemented() {
+        let mut s = Suite::new("hdca", "x");
+        let mut t = report::Table::new("t", "T", &["a", "b"]);
+        t.row(vec!["m".into(), report::NOT_IMPLEMENTED.into()]);
+        s.tables.push(t);
+        s.settle_status();
+        assert_eq!(s.status, report::Status::NotImplemented);
+        let r = Report {
+            quick: true,
+            machine: Machine::detect(),
+            command: "cargo xtask bench --quick".into(),
+            wall_time_s: 0.0,
+            suites: vec![s],
+        };
+        let md = r.markdown();
+        assert!(
+            md.contains("| [`hdca`](#suite-hdca) | not implemented |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("CPUs (nproc)")
+                && md.contains("build profile")
+                && md.contains("rayon threads")
+        );
     }
 }

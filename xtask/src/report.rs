@@ -272,14 +272,22 @@ impl Report {
                 .iter()
                 .flat_map(|t| t.rows.iter().flatten())
                 .filter(|c| c.starts_with("failed"))
-                .count();
+                .count()
+                .max(
+                    su.notes
+                        .iter()
+                        .filter(|n| n.starts_with("Failed run"))
+                        .count(),
+                );
             let mut st = match su.status {
                 Status::Complete => "ran".to_string(),
                 Status::Partial => "ran in part (some front-ends not implemented)".to_string(),
                 Status::NotImplemented => NOT_IMPLEMENTED.to_string(),
             };
             if failed > 0 {
-                st.push_str(&format!("; {failed} cell(s) from failed runs"));
+                st.push_str(&format!(
+                    "; {failed} failed run(s) or cell(s), see the suite's notes"
+                ));
             }
             let _ = writeln!(
                 s,

@@ -32,7 +32,10 @@ impl Run {
     pub fn cell(&self, f: impl Fn(&Trajectory) -> String) -> String {
         match self {
             Run::Done(t) => f(t),
-            Run::Failed(m, _) => format!("failed: {m}"),
+            Run::Failed(_, p) => match p.t.last() {
+                Some(t) => format!("failed after t = {t} (see notes)"),
+                None => "failed at the start (see notes)".into(),
+            },
             Run::NotImplemented(_) => NOT_IMPLEMENTED.into(),
             Run::Error(m) => format!("error: {m}"),
         }
@@ -50,6 +53,8 @@ pub struct Ctx {
     pub dir: PathBuf,
     /// Runs that could not be set up (a bug of the suite, not of a method).
     pub errors: Vec<String>,
+    /// Runs that failed (the method's failure), drained into the suite's notes.
+    pub failures: Vec<String>,
     models: HashMap<String, Model>,
 }
 
@@ -59,6 +64,7 @@ impl Ctx {
             quick,
             dir,
             errors: Vec::new(),
+            failures: Vec::new(),
             models: HashMap::new(),
         }
     }
@@ -109,7 +115,10 @@ impl Ctx {
         };
         let what = match &r {
             Run::Done(_) => "ok".to_string(),
-            Run::Failed(m, _) => format!("FAILED ({m})"),
+            Run::Failed(m, _) => {
+                self.failures.push(format!("{label}: {m}"));
+                format!("FAILED ({m})")
+            }
             Run::NotImplemented(_) => NOT_IMPLEMENTED.to_string(),
             Run::Error(m) => {
                 self.errors.push(format!("{label}: {m}"));

@@ -176,7 +176,10 @@ impl OdeSystem for AlfDca {
             return Ok(false);
         }
         self.hook_calls += 1;
-        if !self.hook_calls.is_multiple_of(self.params.project_every.max(1)) {
+        if !self
+            .hook_calls
+            .is_multiple_of(self.params.project_every.max(1))
+        {
             return Ok(false);
         }
         self.project_state(t, y).map_err(system_error)?;

@@ -34,7 +34,7 @@
 use mbs_constraints::ConstraintBlock;
 use nalgebra::{Matrix3, SMatrix, Vector6};
 
-use crate::dense::{cholesky_in_place, cholesky_solve};
+use crate::dense::{cholesky_in_place, cholesky_solve, dot};
 use crate::handles::Node;
 
 /// Read-only data of one pass.
@@ -69,54 +69,64 @@ impl Ctx<'_> {
     }
 }
 
-/// K[6pa.., 6pb..] += α Aᵀ B over the first `nr` rows.
-fn add_jtj(
-    k: &mut nalgebra::DMatrix<f64>,
-    pa: usize,
-    pb: usize,
-    ja: &SMatrix<f64, 6, 6>,
-    jb: &SMatrix<f64, 6, 6>,
-    nr: usize,
-    alpha: f64,
-) {
+/// The Jacobian blocks of entry `e` restricted to the rows taking part (rows beyond
+/// them zeroed; a copy only when nonholonomic rows must be masked).
+#[inline]
+fn jacobians(ctx: &Ctx, e: usize) -> (SMatrix<f64, 6, 6>, SMatrix<f64, 6, 6>) {
+    let blk = &ctx.blocks[e];
+    let nr = ctx.rows(e);
+    let (mut ji, mut jj) = (blk.ji, blk.jj);
+    if nr < blk.rows {
+        for row in nr..6 {
+            ji.row_mut(row).fill(0.0);
+            jj.row_mut(row).fill(0.0);
+        }
+    }
+    (ji, jj)
+}
+
+/// K[6pa.., 6pb..] += B (a 6×6 block of the column-major K, leading dimension ld).
+#[inline]
+fn add_block(k: &mut [f64], ld: usize, pa: usize, pb: usize, b: &SMatrix<f64, 6, 6>) {
     for c in 0..6 {
-        for i in 0..6 {
-            let mut s = 0.0;
-            for row in 0..nr {
-                s += ja[(row, i)] * jb[(row, c)];
-            }
-            k[(6 * pa + i, 6 * pb + c)] += alpha * s;
+        let col = &mut k[(6 * pb + c) * ld + 6 * pa..(6 * pb + c) * ld + 6 * pa + 6];
+        for (x, y) in col.iter_mut().zip(b.column(c).iter()) {
+            *x += y;
         }
     }
 }
 
 /// Matrix part of the assembly of one node (eqs 9–10, 27–30). On failure returns the
 /// pool bodies of the node.
-pub(crate) fn matrix_node(
-    n: &mut Node,
-    kids: Option<(&Node, &Node)>,
-    ctx: &Ctx,
-) -> Result<(), Vec<usize>> {
-    n.k.fill(0.0);
+pub(crate) fn matrix_node(n: &mut Node, kids: Option<(&Node, &Node)>, ctx: &Ctx) -> Result<(), Vec<usize>> {
+    let ld = 6 * n.pool.len();
+    let k = n.k.as_mut_slice();
+    k.fill(0.0);
     match kids {
         None => {
             // A single body: M = diag(m I, J') in [ṙ, ω'] (eqs 1–2 without the
             // normalization rows, which this layout does not need).
             let b = n.pool[0];
+            let mut m = SMatrix::<f64, 6, 6>::zeros();
             for i in 0..3 {
-                n.k[(i, i)] = ctx.mass[b];
+                m[(i, i)] = ctx.mass[b];
                 for j in 0..3 {
-                    n.k[(3 + i, 3 + j)] = ctx.inertia[b][(i, j)];
+                    m[(3 + i, 3 + j)] = ctx.inertia[b][(i, j)];
                 }
             }
+            add_block(k, ld, 0, 0, &m);
         }
         Some((l, r)) => {
             for c in [l, r] {
+                let cld = 6 * c.nh;
+                let s = c.s.as_slice();
                 for (a, &pa) in c.up_map.iter().enumerate() {
                     for (b, &pb) in c.up_map.iter().enumerate() {
                         for j in 0..6 {
-                            for i in 0..6 {
-                                n.k[(6 * pa + i, 6 * pb + j)] += c.s[(6 * a + i, 6 * b + j)];
+                            let src = &s[(6 * b + j) * cld + 6 * a..(6 * b + j) * cld + 6 * a + 6];
+                            let dst = &mut k[(6 * pb + j) * ld + 6 * pa..(6 * pb + j) * ld + 6 * pa + 6];
+                            for (x, y) in dst.iter_mut().zip(src) {
+                                *x += y;
                             }
                         }
                     }
@@ -125,40 +135,39 @@ pub(crate) fn matrix_node(
         }
     }
     for &(e, pi, pj) in &n.handled {
-        let blk = &ctx.blocks[e];
-        let nr = ctx.rows(e);
+        let (ji, jj) = jacobians(ctx, e);
+        let (ji, jj) = (ji * ctx.alpha.sqrt(), jj * ctx.alpha.sqrt());
         if let Some(pi) = pi {
-            add_jtj(&mut n.k, pi, pi, &blk.ji, &blk.ji, nr, ctx.alpha);
+            add_block(k, ld, pi, pi, &(ji.transpose() * ji));
         }
         if let Some(pj) = pj {
-            add_jtj(&mut n.k, pj, pj, &blk.jj, &blk.jj, nr, ctx.alpha);
+            add_block(k, ld, pj, pj, &(jj.transpose() * jj));
         }
         if let (Some(pi), Some(pj)) = (pi, pj) {
-            add_jtj(&mut n.k, pi, pj, &blk.ji, &blk.jj, nr, ctx.alpha);
-            add_jtj(&mut n.k, pj, pi, &blk.jj, &blk.ji, nr, ctx.alpha);
+            let c = ji.transpose() * jj;
+            add_block(k, ld, pi, pj, &c);
+            add_block(k, ld, pj, pi, &c.transpose());
         }
     }
     let (e6, h6) = (6 * n.ne, 6 * n.nh);
-    if !cholesky_in_place(&mut n.k, e6) {
+    if !cholesky_in_place(k, ld, e6) {
         return Err(n.pool.clone());
     }
-    // X = K_EE⁻¹ K_EH, column by column.
+    // X = K_EE⁻¹ K_EH, column by column (columns of K_EH are contiguous).
+    let x = n.x.as_mut_slice();
     for c in 0..h6 {
-        for i in 0..e6 {
-            n.x[(i, c)] = n.k[(i, e6 + c)];
-        }
-        let col = &mut n.x.as_mut_slice()[c * e6..(c + 1) * e6];
-        cholesky_solve(&n.k, e6, col);
+        let xc = &mut x[c * e6..(c + 1) * e6];
+        xc.copy_from_slice(&k[(e6 + c) * ld..(e6 + c) * ld + e6]);
+        cholesky_solve(k, ld, e6, xc);
     }
     // S = K_HH − K_HE X (symmetric: lower triangle computed, mirrored).
+    let s = n.s.as_mut_slice();
     for j in 0..h6 {
+        let xj = &x[j * e6..(j + 1) * e6];
         for i in j..h6 {
-            let mut s = n.k[(e6 + i, e6 + j)];
-            for p in 0..e6 {
-                s -= n.k[(p, e6 + i)] * n.x[(p, j)];
-            }
-            n.s[(i, j)] = s;
-            n.s[(j, i)] = s;
+            let v = k[(e6 + j) * ld + e6 + i] - dot(&k[(e6 + i) * ld..(e6 + i) * ld + e6], xj);
+            s[j * h6 + i] = v;
+            s[i * h6 + j] = v;
         }
     }
     Ok(())
@@ -166,52 +175,45 @@ pub(crate) fn matrix_node(
 
 /// Vector part of the assembly of one node (eqs 31–32 with eqs 22, 24): the pool
 /// right-hand side, y_E = K_EE⁻¹ r_E and the condensed r_C.
-pub(crate) fn vector_up(
-    n: &mut Node,
-    kids: Option<(&Node, &Node)>,
-    ctx: &Ctx,
-) -> Result<(), Vec<usize>> {
-    n.r.fill(0.0);
+pub(crate) fn vector_up(n: &mut Node, kids: Option<(&Node, &Node)>, ctx: &Ctx) -> Result<(), Vec<usize>> {
+    let r = n.r.as_mut_slice();
     match kids {
         None => {
             let b = n.pool[0];
-            for i in 0..6 {
-                n.r[i] = ctx.leaf_rhs[6 * b + i];
-            }
+            r[..6].copy_from_slice(&ctx.leaf_rhs[6 * b..6 * b + 6]);
         }
-        Some((l, r)) => {
-            for c in [l, r] {
+        Some((lk, rk)) => {
+            r.fill(0.0);
+            for c in [lk, rk] {
                 for (a, &pa) in c.up_map.iter().enumerate() {
-                    for i in 0..6 {
-                        n.r[6 * pa + i] += c.rc[6 * a + i];
+                    for (x, y) in r[6 * pa..6 * pa + 6].iter_mut().zip(&c.rc.as_slice()[6 * a..6 * a + 6]) {
+                        *x += y;
                     }
                 }
             }
         }
     }
+    // r −= Φ_qᵀ(λ* + αγ̄) of the constraints handled here (w is zero beyond the rows
+    // taking part).
     for &(e, pi, pj) in &n.handled {
         let blk = &ctx.blocks[e];
-        let nr = ctx.rows(e);
         let w = &ctx.w[e];
         for (p, jac) in [(pi, &blk.ji), (pj, &blk.jj)] {
             let Some(p) = p else { continue };
-            for c in 0..6 {
-                let mut s = 0.0;
-                for row in 0..nr {
-                    s += jac[(row, c)] * w[row];
-                }
-                n.r[6 * p + c] -= s;
+            let f = jac.tr_mul(w);
+            for (x, y) in r[6 * p..6 * p + 6].iter_mut().zip(f.iter()) {
+                *x -= y;
             }
         }
     }
+    let ld = 6 * n.pool.len();
     let (e6, h6) = (6 * n.ne, 6 * n.nh);
-    cholesky_solve(&n.k, e6, &mut n.r.as_mut_slice()[..e6]);
+    let k = n.k.as_slice();
+    let (re, rh) = r.split_at_mut(e6);
+    cholesky_solve(k, ld, e6, re);
+    let rc = n.rc.as_mut_slice();
     for i in 0..h6 {
-        let mut s = n.r[e6 + i];
-        for p in 0..e6 {
-            s -= n.k[(p, e6 + i)] * n.r[p];
-        }
-        n.rc[i] = s;
+        rc[i] = rh[i] - dot(&k[(e6 + i) * ld..(e6 + i) * ld + e6], re);
     }
     Ok(())
 }

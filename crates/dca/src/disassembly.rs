@@ -15,19 +15,24 @@ use crate::handles::{Node, Plan};
 /// Disassembly of one node.
 pub(crate) fn vector_down(n: &mut Node, parent: Option<&Node>) {
     let (e6, h6) = (6 * n.ne, 6 * n.nh);
+    let a = n.a.as_mut_slice();
     if let Some(p) = parent {
-        for (a, &pa) in n.up_map.iter().enumerate() {
-            for i in 0..6 {
-                n.a[e6 + 6 * a + i] = p.a[6 * pa + i];
-            }
+        let pa_all = p.a.as_slice();
+        for (k, &pa) in n.up_map.iter().enumerate() {
+            a[e6 + 6 * k..e6 + 6 * k + 6].copy_from_slice(&pa_all[6 * pa..6 * pa + 6]);
         }
     }
-    for i in 0..e6 {
-        let mut s = n.r[i];
-        for j in 0..h6 {
-            s -= n.x[(i, j)] * n.a[e6 + j];
+    // a_E = y_E − X a_H, column by column of X.
+    let (ae, ah) = a.split_at_mut(e6);
+    ae.copy_from_slice(&n.r.as_slice()[..e6]);
+    let x = n.x.as_slice();
+    for j in 0..h6 {
+        let f = ah[j];
+        if f != 0.0 {
+            for (y, xv) in ae.iter_mut().zip(&x[j * e6..(j + 1) * e6]) {
+                *y -= f * xv;
+            }
         }
-        n.a[i] = s;
     }
 }
 

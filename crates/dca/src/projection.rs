@@ -14,8 +14,11 @@
 //! and joint vectors λ* + αΦ (eqs 50–56 have the form of eqs 11–17). Δq = [Δr; δθ']
 //! per body, δθ' a body-frame rotation vector; the Euler parameters are updated as
 //! p ← (p + ½G(p)ᵀδθ')/‖·‖. Stop when ‖Δq‖∞ < ε_p. While ‖Φ‖∞ exceeds
-//! [`crate::DcaParams::reuse_below`] the matrices are formed again at each iterate
-//! (full Gauss–Newton instead of the modified Newton), for large corrections.
+//! [`crate::DcaParams::reuse_below`], or when an iteration reduced ‖Φ‖∞ by less than
+//! a factor 4, the matrices are formed again at the current iterate (Gauss–Newton
+//! instead of the modified Newton): with α = 1e6 the modified Newton contracts only
+//! while α‖Φ_q(q) − Φ_q(q*)‖ is small against M, which holds for the integration
+//! drift the paper targets but not for larger corrections (they diverge without it).
 //!
 //! # Velocities (eqs 57–72, 109–111)
 //! With the matrices formed again at the corrected positions (sec 4.4):
@@ -83,10 +86,13 @@ impl AlfDca {
             l.fill(0.0);
         }
         let mut converged_p = false;
+        let mut last_phi = f64::INFINITY;
         for it in 1..=p.max_iter.max(1) {
-            if it > 1 && self.max_phi() > p.reuse_below {
+            let phi = self.max_phi();
+            if it > 1 && (phi > p.reuse_below || phi > 0.25 * last_phi) {
                 self.form_matrices(true)?;
             }
+            last_phi = phi;
             for (e, blk) in self.ws.blocks().iter().enumerate() {
                 let mut w = self.lambda[e];
                 for row in 0..blk.n_holonomic {
@@ -104,6 +110,7 @@ impl AlfDca {
                 }
             }
             self.solve(true);
+            // λ* ← λ* + α(Φ_q Δq + Φ(qᵢ))   (eqs 45, 56, 100)
             for (e, entry) in self.sys.entries().iter().enumerate() {
                 let blk = self.ws.block(e);
                 let di = Self::body_part(&self.sol, entry.body_i.body());

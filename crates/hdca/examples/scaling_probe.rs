@@ -8,9 +8,15 @@ use mbs_mechanisms::{ChainJoint, closed_loop, open_chain};
 
 fn main() {
     for n in [256usize, 1024, 4096] {
-        for (name, m) in [("chain", open_chain(n, ChainJoint::Revolute).unwrap()), ("loop", closed_loop(n).unwrap())] {
+        for (name, m) in [
+            ("chain", open_chain(n, ChainJoint::Revolute).unwrap()),
+            ("loop", closed_loop(n).unwrap()),
+        ] {
             for par in [false, true] {
-                let params = HdcaParams { parallel: par, ..HdcaParams::default() };
+                let params = HdcaParams {
+                    parallel: par,
+                    ..HdcaParams::default()
+                };
                 let mut h = Hdca::new(Arc::new(m.clone()), params).unwrap();
                 let y = h.initial_state();
                 let mut dy = vec![0.0; y.len()];
@@ -21,7 +27,13 @@ fn main() {
                     h.rhs(0.0, &y, &mut dy).unwrap();
                 }
                 let dt = t0.elapsed().as_secs_f64() / reps as f64;
-                println!("{name} n={n} par={par}: {:.3e} s/RHS ({:.2} µs/body), dropped {}, max|σ| {:.3e}", dt, dt / n as f64 * 1e6, h.stats().redundant_directions, h.stats().max_abs_sigma);
+                println!(
+                    "{name} n={n} par={par}: {:.3e} s/RHS ({:.2} µs/body), dropped {}, max|σ| {:.3e}",
+                    dt,
+                    dt / n as f64 * 1e6,
+                    h.stats().redundant_directions,
+                    h.stats().max_abs_sigma
+                );
             }
         }
     }

@@ -24,7 +24,9 @@
 //! leaf (eq 12 with eq 10) has R_hk = s_h s_k D_hᵀ M⁻¹ D_k and
 //! r_h = s_h D_hᵀ M⁻¹ Σ_k s_k H_k p_k. K⁺ is the pseudo-inverse of [`crate::solve`].
 
-use nalgebra::{Matrix6, Vector6};
+use nalgebra::{Matrix3, Vector3, Vector6};
+
+use crate::joint::{ang3, lin3, sv};
 
 use crate::solve::pinv_psd;
 
@@ -49,8 +51,15 @@ pub(crate) enum Slot {
 pub(crate) struct JointEval {
     pub nf: usize,
     pub nc: usize,
-    pub point: nalgebra::Vector3<f64>,
-    pub point_dot: nalgebra::Vector3<f64>,
+    pub point: Vector3<f64>,
+    pub point_dot: Vector3<f64>,
+    /// The minus side's handle point (differs from `point` for point-coincidence
+    /// cut joints that have drifted).
+    pub point_minus: Vector3<f64>,
+    /// H and D at their handle points (global components, paper's orthonormal form
+    /// for tree joints).
+    pub hl: [Vector6<f64>; 6],
+    pub dl: [Vector6<f64>; 6],
     /// H, force type at the origin.
     pub h: [Vector6<f64>; 6],
     /// H, motion type at the origin, and its rate.
@@ -64,11 +73,34 @@ pub(crate) struct JointEval {
     pub d_minus_dot: [Vector6<f64>; 6],
 }
 
+/// Inverse centroidal inertia of a body (global frame) and its centre of mass.
+#[derive(Clone, Debug)]
+pub(crate) struct BodyInertia {
+    pub inv_mass: f64,
+    pub r: Vector3<f64>,
+    pub jinv: Matrix3<f64>,
+}
+
+impl BodyInertia {
+    /// M_C⁻¹ t for a spatial load t at the centre of mass: [f/m; J⁻¹ n].
+    #[inline]
+    fn solve(&self, t: &Vector6<f64>) -> Vector6<f64> {
+        sv(&(self.inv_mass * lin3(t)), &(self.jinv * ang3(t)))
+    }
+}
+
+/// A force-type column at P moved to C (eq 14): [l; r + (P − C) × l].
+#[inline]
+fn at_com(c: &Vector6<f64>, p: &Vector3<f64>, com: &Vector3<f64>) -> Vector6<f64> {
+    let l = lin3(c);
+    sv(&l, &(ang3(c) + (p - com).cross(&l)))
+}
+
 /// Read-only data of one evaluation.
 pub(crate) struct Ctx<'a> {
     pub jev: &'a [JointEval],
     pub u_off: &'a [usize],
-    pub minv: &'a [Matrix6<f64>],
+    pub inertia: &'a [BodyInertia],
     pub momenta: &'a [f64],
     pub tol: f64,
     pub parallel: bool,
@@ -125,7 +157,7 @@ impl Node {
             rje: vec![0.0; mj * me],
             ymat: vec![0.0; mj * me],
             yvec: vec![0.0; mj],
-            scratch: vec![0.0; mj * mj + mj],
+            scratch: vec![0.0; mj * mj + 2 * mj],
             sigma_e: vec![0.0; me],
             sigma_j: vec![0.0; mj],
             v: Vector6::zeros(),
@@ -135,7 +167,7 @@ impl Node {
 }
 
 /// Σ_k s_k H_k p_k over the tree handles of a leaf (the known part of eq 10).
-fn known_impulse(node: &Node, ctx: &Ctx) -> Vector6<f64> {
+fn known_impulse(node: &Node, ctx: &Ctx, com: &Vector3<f64>) -> Vector6<f64> {
     let mut kb = Vector6::zeros();
     for h in &node.handles {
         let je = &ctx.jev[h.joint];
@@ -143,36 +175,48 @@ fn known_impulse(node: &Node, ctx: &Ctx) -> Vector6<f64> {
         if u == usize::MAX {
             continue;
         }
+        let pt = side_point(je, h.sign);
         for a in 0..je.nf {
-            kb += (h.sign * ctx.momenta[u + a]) * je.h[a];
+            kb += (h.sign * ctx.momenta[u + a]) * at_com(&je.hl[a], pt, com);
         }
     }
     kb
 }
 
-/// The D columns of a handle's side.
+/// The handle point of a side.
 #[inline]
-fn dcols(je: &JointEval, sign: f64) -> &[Vector6<f64>; 6] {
-    if sign > 0.0 { &je.d } else { &je.d_minus }
+fn side_point(je: &JointEval, sign: f64) -> &Vector3<f64> {
+    if sign > 0.0 {
+        &je.point
+    } else {
+        &je.point_minus
+    }
 }
 
 fn leaf_up(node: &mut Node, ctx: &Ctx) {
+    // Eq 12 at the centre of mass C: M_C V_C = Σ_k s_k S_CPk (D_k σ_k + H_k p_k);
+    // every quantity keeps its own short lever arm (well conditioned far from the
+    // origin).
     let b = node.body.expect("leaf");
-    let minv = &ctx.minv[b];
-    let kb = minv * known_impulse(node, ctx);
+    let bi = &ctx.inertia[b];
+    let kb = bi.solve(&known_impulse(node, ctx, &bi.r));
     let me = node.me;
     for hj in &node.handles {
-        let dj = dcols(&ctx.jev[hj.joint], hj.sign);
+        let jj = &ctx.jev[hj.joint];
+        let pj = side_point(jj, hj.sign);
         for a in 0..hj.m {
-            let w = minv * (hj.sign * dj[a]);
+            let xj = hj.sign * at_com(&jj.dl[a], pj, &bi.r);
+            let w = bi.solve(&xj);
             let col = hj.off + a;
             for hi in &node.handles {
-                let di = dcols(&ctx.jev[hi.joint], hi.sign);
+                let ji = &ctx.jev[hi.joint];
+                let pi = side_point(ji, hi.sign);
                 for c in 0..hi.m {
-                    node.rmat[hi.off + c + col * me] = hi.sign * di[c].dot(&w);
+                    let xi = hi.sign * at_com(&ji.dl[c], pi, &bi.r);
+                    node.rmat[hi.off + c + col * me] = xi.dot(&w);
                 }
             }
-            node.rvec[col] = hj.sign * dj[a].dot(&kb);
+            node.rvec[col] = xj.dot(&kb);
         }
     }
 }
@@ -261,14 +305,17 @@ pub(crate) fn down(nodes: &mut [Node], ctx: &Ctx) {
     let (sub, last) = nodes.split_at_mut(n - 1);
     let node = &mut last[0];
     if let Some(b) = node.body {
-        let mut t = known_impulse(node, ctx);
+        let bi = &ctx.inertia[b];
+        let mut t = known_impulse(node, ctx, &bi.r);
         for h in &node.handles {
-            let d = dcols(&ctx.jev[h.joint], h.sign);
+            let je = &ctx.jev[h.joint];
+            let pt = side_point(je, h.sign);
             for a in 0..h.m {
-                t += (h.sign * node.sigma_e[h.off + a]) * d[a];
+                t += (h.sign * node.sigma_e[h.off + a]) * at_com(&je.dl[a], pt, &bi.r);
             }
         }
-        node.v = ctx.minv[b] * t;
+        // the twist at the centre of mass [ṙ; ω]
+        node.v = bi.solve(&t);
         return;
     }
     let (me, mj) = (node.me, node.mj);

@@ -31,11 +31,10 @@ use mbs_constraints::{SystemLayout, Workspace};
 use mbs_integrators::{OdeSystem, SystemError};
 use mbs_kinematics::EulerParams;
 use mbs_kinematics::euler_params::{self, rotation};
-use mbs_kinematics::spatial::spatial_inertia_from_centroidal;
 use mbs_model::{BodyRef, Layout, Model, State};
-use nalgebra::{Matrix3, Matrix6, Vector3, Vector6};
+use nalgebra::{Matrix3, Vector3, Vector6};
 
-use crate::assembly::{self, Ctx, Handle, JointEval, Node, Slot};
+use crate::assembly::{self, BodyInertia, Ctx, Handle, JointEval, Node, Slot};
 use crate::error::HdcaError;
 use crate::joint::{
     self, JointInfo, Kind, ang3, column_rate, force_at_origin, force_at_origin_dot, lin3,
@@ -62,7 +61,8 @@ struct BodyEval {
     e: EulerParams,
     a: Matrix3<f64>,
     r: Vector3<f64>,
-    m0: Matrix6<f64>,
+    /// Centroidal inertia in the global frame.
+    jg: Matrix3<f64>,
 }
 
 /// The Hamiltonian divide-and-conquer front-end (Chadaj, Malczyk & Frączek 2017).
@@ -87,7 +87,9 @@ pub struct Hdca {
     ground_scratch: Vec<f64>,
     // evaluation scratch
     bodies: Vec<BodyEval>,
-    minv: Vec<Matrix6<f64>>,
+    /// J'⁻¹ per body (body frame).
+    jinv_body: Vec<Matrix3<f64>>,
+    inertia: Vec<BodyInertia>,
     vel: Vec<Vector6<f64>>,
     jev: Vec<JointEval>,
     sigma: Vec<f64>,
@@ -200,6 +202,25 @@ impl Hdca {
             }
         }
         let nodes = build_nodes(&model, &joints);
+        let inertia = model
+            .bodies()
+            .iter()
+            .map(|b| BodyInertia {
+                inv_mass: 1.0 / b.mass,
+                r: Vector3::zeros(),
+                jinv: Matrix3::identity(),
+            })
+            .collect();
+        let mut jinv_body = Vec::with_capacity(nb);
+        for b in model.bodies() {
+            jinv_body.push(
+                b.inertia
+                    .try_inverse()
+                    .ok_or_else(|| HdcaError::SingularInertia {
+                        body: b.name.clone(),
+                    })?,
+            );
+        }
         let root_me = nodes.last().map_or(0, |n| n.me);
         let sys = SystemLayout::new(&model, Layout::EulerParamsOmega);
         let ws = Workspace::new(&sys);
@@ -208,7 +229,7 @@ impl Hdca {
                 e: euler_params::identity(),
                 a: Matrix3::identity(),
                 r: Vector3::zeros(),
-                m0: Matrix6::identity(),
+                jg: Matrix3::identity(),
             })
             .collect();
         Ok(Self {
@@ -224,9 +245,10 @@ impl Hdca {
             u_off,
             nodes,
             ground_k: vec![0.0; root_me * root_me],
-            ground_scratch: vec![0.0; root_me * root_me + root_me],
+            ground_scratch: vec![0.0; root_me * root_me + 2 * root_me],
             bodies,
-            minv: vec![Matrix6::identity(); nb],
+            jinv_body,
+            inertia,
             vel: vec![Vector6::zeros(); nb],
             jev: vec![JointEval::default(); joints.len()],
             joints,
@@ -275,14 +297,15 @@ impl Hdca {
         self.positions(&y[..self.n_q]);
         let init = State::initial(&self.model, Layout::EulerParamsOmega);
         for b in 0..self.model.n_bodies() {
-            let w = init.omega(b);
-            let r = self.bodies[b].r;
-            let v0 = init.velocity(b) - w.cross(&r);
-            self.vel[b] = sv(&v0, &w);
+            self.vel[b] = sv(&init.velocity(b), &init.omega(b));
         }
         self.joint_geometry();
         for b in 0..self.model.n_bodies() {
-            self.acc[b] = self.bodies[b].m0 * self.vel[b];
+            // momentum about the origin: [m ṙ; J ω + r × m ṙ]
+            let be = &self.bodies[b];
+            let m = self.model.bodies()[b].mass;
+            let l = m * lin3(&self.vel[b]);
+            self.acc[b] = sv(&l, &(be.jg * ang3(&self.vel[b]) + be.r.cross(&l)));
         }
         self.accumulate();
         for j in &self.joints {
@@ -323,7 +346,10 @@ impl Hdca {
             be.e = e;
             be.a = a;
             be.r = r;
-            be.m0 = spatial_inertia_from_centroidal(body.mass, &r, &jg);
+            be.jg = jg;
+            let bi = &mut self.inertia[b];
+            bi.r = r;
+            bi.jinv = a * self.jinv_body[b] * a.transpose();
         }
     }
 
@@ -347,7 +373,7 @@ impl Hdca {
             let axes = am * j.axes_minus;
             let point = rp + ap * j.rho_plus;
             let vp = self.twist(j.plus);
-            let point_dot = lin3(&vp) + ang3(&vp).cross(&point);
+            let point_dot = lin3(&vp) + ang3(&vp).cross(&(point - rp));
             let wm = ang3(&self.twist(j.minus));
             if !j.tree {
                 let mut cols = [Vector6::zeros(); 6];
@@ -365,7 +391,7 @@ impl Hdca {
                 let (pm, pm_dot) = if two_point {
                     let pm = rm + am * j.rho_minus;
                     let vm = self.twist(j.minus);
-                    (pm, lin3(&vm) + ang3(&vm).cross(&pm))
+                    (pm, lin3(&vm) + ang3(&vm).cross(&(pm - rm)))
                 } else {
                     (point, point_dot)
                 };
@@ -374,7 +400,9 @@ impl Hdca {
                 je.nc = nc;
                 je.point = point;
                 je.point_dot = point_dot;
+                je.point_minus = pm;
                 for a in 0..nc {
+                    je.dl[a] = cols[a];
                     je.d[a] = force_at_origin(&cols[a], &point);
                     je.d_dot[a] = force_at_origin_dot(&cols[a], &rates[a], &point, &point_dot);
                     je.d_minus[a] = force_at_origin(&cols[a], &pm);
@@ -392,6 +420,9 @@ impl Hdca {
             je.nc = nc;
             je.point = point;
             je.point_dot = point_dot;
+            je.point_minus = point;
+            je.hl = hl;
+            je.dl = dl;
             for a in 0..nf {
                 let rate = column_rate(&hl[a], if turning[0][a] { &wm } else { &zero });
                 je.h[a] = force_at_origin(&hl[a], &point);
@@ -423,13 +454,6 @@ impl Hdca {
         let (q, p) = y.split_at(self.n_q);
         self.positions(q);
         for b in 0..self.model.n_bodies() {
-            let ch = self.bodies[b]
-                .m0
-                .cholesky()
-                .ok_or_else(|| HdcaError::SingularInertia {
-                    body: self.model.bodies()[b].name.clone(),
-                })?;
-            self.minv[b] = ch.inverse();
             self.vel[b] = Vector6::zeros();
         }
         // geometry with zero rates first: H and D only depend on positions.
@@ -439,7 +463,7 @@ impl Hdca {
             let ctx = Ctx {
                 jev: &self.jev,
                 u_off: &self.u_off,
-                minv: &self.minv,
+                inertia: &self.inertia,
                 momenta: p,
                 tol: self.params.redundancy_tol,
                 parallel: self.params.parallel,
@@ -494,10 +518,17 @@ impl Hdca {
         self.joint_geometry();
         for j in &self.joints {
             if j.tree {
-                let w = self.twist(j.plus) - self.twist(j.minus);
                 let je = &self.jev[j.id.0];
+                let at = |b: Option<usize>| -> Vector6<f64> {
+                    b.map_or(Vector6::zeros(), |b| {
+                        let v = self.vel[b];
+                        let w = ang3(&v);
+                        sv(&(lin3(&v) + w.cross(&(je.point - self.bodies[b].r))), &w)
+                    })
+                };
+                let w = at(j.plus) - at(j.minus);
                 for a in 0..j.nf {
-                    self.u[j.u_off + a] = je.h[a].dot(&w);
+                    self.u[j.u_off + a] = je.hl[a].dot(&w);
                 }
             }
         }
@@ -510,7 +541,7 @@ impl Hdca {
         for b in 0..self.model.n_bodies() {
             let be = &self.bodies[b];
             let w = ang3(&self.vel[b]);
-            let rdot = lin3(&self.vel[b]) + w.cross(&be.r);
+            let rdot = lin3(&self.vel[b]);
             self.abs.set_pose(b, &be.r, &be.e);
             self.abs.set_velocity(b, &rdot, &(be.a.transpose() * w));
         }
@@ -619,7 +650,7 @@ impl Hdca {
             let be = &self.bodies[b];
             let w = ang3(&self.vel[b]);
             s.set_pose(b, &be.r, &be.e);
-            s.set_velocity_global(b, &(lin3(&self.vel[b]) + w.cross(&be.r)), &w);
+            s.set_velocity_global(b, &lin3(&self.vel[b]), &w);
         }
         Ok(s)
     }
@@ -635,7 +666,11 @@ impl Hdca {
         self.velocities(t, y)?;
         self.loads(t)?;
         let kin: f64 = (0..self.model.n_bodies())
-            .map(|b| 0.5 * self.vel[b].dot(&(self.bodies[b].m0 * self.vel[b])))
+            .map(|b| {
+                let (v, w) = (lin3(&self.vel[b]), ang3(&self.vel[b]));
+                let m = self.model.bodies()[b].mass;
+                0.5 * m * v.norm_squared() + 0.5 * w.dot(&(self.bodies[b].jg * w))
+            })
             .sum();
         Ok(kin + self.ws.potential_energy())
     }

@@ -8,11 +8,41 @@
 //! deterministic and allocation-free (all buffers are the caller's).
 
 /// Replaces the n×n column-major symmetric PSD `k` by its (pseudo-)inverse.
-/// `scratch` needs n² + n entries. Returns the number of dropped directions.
+/// `scratch` needs n² + 2n entries. Returns the number of dropped directions.
+///
+/// The matrix is first equilibrated, K̃ = S K S with S = diag(K_ii^{-1/2}), so that
+/// the redundancy test does not depend on units or on lever arms (a long chain mixes
+/// compliances of very different size); K⁺ is then S K̃⁺ S (the inverse when K is
+/// regular, a weighted pseudo-inverse that solves every consistent system otherwise).
 pub(crate) fn pinv_psd(k: &mut [f64], n: usize, tol: f64, scratch: &mut [f64]) -> usize {
     if n == 0 {
         return 0;
     }
+    let (scale, scratch) = scratch.split_at_mut(n);
+    let maxd = (0..n).map(|i| k[i + i * n]).fold(0.0_f64, f64::max);
+    for i in 0..n {
+        let d = k[i + i * n];
+        scale[i] = if d > 1e-300 && d > maxd * 1e-300 {
+            1.0 / d.sqrt()
+        } else {
+            0.0
+        };
+    }
+    for j in 0..n {
+        for i in 0..n {
+            k[i + j * n] *= scale[i] * scale[j];
+        }
+    }
+    let dropped = pinv_scaled(k, n, tol, scratch);
+    for j in 0..n {
+        for i in 0..n {
+            k[i + j * n] *= scale[i] * scale[j];
+        }
+    }
+    dropped
+}
+
+fn pinv_scaled(k: &mut [f64], n: usize, tol: f64, scratch: &mut [f64]) -> usize {
     let l = &mut scratch[..n * n];
     l.copy_from_slice(&k[..n * n]);
     if cholesky_inverse(l, k, n, tol) {
@@ -22,7 +52,7 @@ pub(crate) fn pinv_psd(k: &mut [f64], n: usize, tol: f64, scratch: &mut [f64]) -
 }
 
 /// `out` = a⁻¹ via Cholesky of `a` (destroyed); false (and `out` untouched) if a
-/// pivot is below `1e3 · tol · max diag`.
+/// pivot is below `tol · max diag`.
 fn cholesky_inverse(a: &mut [f64], out: &mut [f64], n: usize, tol: f64) -> bool {
     let maxd = (0..n).map(|i| a[i * n + i]).fold(0.0_f64, f64::max);
     if maxd <= 0.0 || !maxd.is_finite() {
@@ -34,7 +64,7 @@ fn cholesky_inverse(a: &mut [f64], out: &mut [f64], n: usize, tol: f64) -> bool 
         for k in 0..j {
             d -= a[j + k * n] * a[j + k * n];
         }
-        if d <= tol * maxd * 1e3 {
+        if d <= tol * maxd {
             return false;
         }
         let d = d.sqrt();

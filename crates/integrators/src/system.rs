@@ -112,7 +112,7 @@ pub trait PartitionedSystem {
     /// `(εI + ϱ² B M⁻¹ Bᵀ) λ^{n+½} = ε λⁿ + ϱ B u̇ⁿ + ϱ² B M⁻¹ F + ϱ Φ_t`,
     /// for its constraint forces and keeps them for
     /// [`accelerations`](Self::accelerations). At integer stations a system may
-    /// instead extrapolate λ from the half stations (step [11] of sec 5.5.6).
+    /// instead extrapolate λ from the half stations (step \[11\] of sec 5.5.6).
     /// The default does nothing.
     fn implicit_stage(
         &mut self,

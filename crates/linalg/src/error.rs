@@ -80,6 +80,9 @@ pub enum LinalgError {
     /// A method needs a mass matrix that was not supplied (Wang–Huston).
     #[error("method {0} needs a mass matrix")]
     MissingMass(&'static str),
+    /// An argument is out of range or of the wrong kind.
+    #[error("invalid argument: {0}")]
+    InvalidArgument(&'static str),
     /// A dense decomposition of the backend failed to converge.
     #[error("decomposition failed: {0}")]
     Decomposition(&'static str),

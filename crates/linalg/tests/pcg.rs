@@ -335,3 +335,52 @@ fn report_iteration_counts() {
         }
     }
 }
+
+#[test]
+fn updated_values_match_a_fresh_operator() {
+    // new configuration: same structure, new blocks and masses
+    let a = ChainSystem::chain(50, 1);
+    let b_sys = ChainSystem::chain(50, 2);
+    let mut solver = PcgSolver::new(
+        a.arrowhead(1e-6, 0.1).unwrap(),
+        PcgParams {
+            preconditioner: Preconditioner::Scaled,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    for (j, mj) in b_sys.masses.iter().enumerate() {
+        solver.operator_mut().set_mass(j, mj.as_slice()).unwrap();
+    }
+    for (i, blocks) in b_sys.joints.iter().enumerate() {
+        for (k, (_, blk)) in blocks.iter().enumerate() {
+            solver
+                .operator_mut()
+                .set_block(i, k, blk.as_slice())
+                .unwrap();
+        }
+    }
+    solver.refresh_preconditioner();
+    let mut fresh = PcgSolver::new(
+        b_sys.arrowhead(1e-6, 0.1).unwrap(),
+        PcgParams {
+            preconditioner: Preconditioner::Scaled,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let rhs = rhs(a.m());
+    let (mut x, mut y) = (vec![0.0; a.m()], vec![0.0; a.m()]);
+    let i1 = solver.solve(&rhs, &mut x).unwrap();
+    let i2 = fresh.solve(&rhs, &mut y).unwrap();
+    assert_eq!(i1, i2);
+    assert_eq!(x, y);
+    assert!(matches!(
+        solver.operator_mut().set_mass(50, &[0.0; 36]),
+        Err(LinalgError::InvalidArgument(_))
+    ));
+    assert!(matches!(
+        solver.operator_mut().set_block(3, 2, &[0.0; 18]),
+        Err(LinalgError::DimensionMismatch { .. })
+    ));
+}

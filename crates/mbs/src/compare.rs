@@ -46,10 +46,20 @@ pub struct Comparison {
 /// end time) are returned as an error; a method that cannot run or fails is recorded in
 /// its row.
 pub fn compare(sim: &Simulation, methods: &[Method]) -> Result<Comparison, Error> {
+    compare_with_progress(sim, methods, |_, _| {})
+}
+
+/// [`compare`] calling `progress(k, p)` during the run of method `k`.
+pub fn compare_with_progress(
+    sim: &Simulation,
+    methods: &[Method],
+    mut progress: impl FnMut(usize, crate::Progress),
+) -> Result<Comparison, Error> {
     sim.output_times()?;
     let mut runs = Vec::new();
-    for m in methods {
-        let outcome = match sim.clone().method(m.clone()).run() {
+    for (k, m) in methods.iter().enumerate() {
+        let run = sim.clone().method(m.clone()).run_with_progress(|p| progress(k, p));
+        let outcome = match run {
             Ok(t) => Outcome::Done(t),
             Err(Error::SimulationFailed(f)) => Outcome::Failed {
                 message: f.error.to_string(),

@@ -217,7 +217,10 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 .collect::<Result<_, _>>()?;
             let sim = common.simulation()?;
             let bar = progress_bar(common.quiet);
-            let cmp = mbs::compare(&sim, &methods)?;
+            let n = methods.len() as f64;
+            let cmp = mbs::compare::compare_with_progress(&sim, &methods, |k, p| {
+                bar.set_position((1000.0 * (k as f64 + p.fraction()) / n) as u64)
+            })?;
             bar.finish_and_clear();
             outln!(
                 "{} with {}, t_end = {}",

@@ -133,7 +133,11 @@ pub fn run(ctx: &mut Ctx) -> Suite {
             crate::runner::Run::Failed(_, p) => {
                 format!("diverged at t ≈ {}", fixed(*p.t.last().unwrap_or(&0.0), 2))
             }
-            other => other.cell(|_| "stable".into()),
+            // bounded coordinates but a constraint violation that left 1e-2
+            other => other.cell(|x| match x.phi_norm.iter().position(|v| *v > 1e-2) {
+                Some(k) => format!("diverges: ‖Φ‖ > 1e-2 from t ≈ {}", fixed(x.t[k], 2)),
+                None => "stable".into(),
+            }),
         };
         t.row(vec![
             integ.to_string(),

@@ -328,14 +328,23 @@ fn work_precision(ctx: &mut Ctx, s: &mut Suite) {
     let qref = reference.states.last().map(|s| s.q.clone());
     for name in FRONT_ENDS.iter().chain(&["alf-index1"]) {
         let (mut xs, mut ys) = (Vec::new(), Vec::new());
-        let mut choices: Vec<IntegratorChoice> = tols
-            .iter()
-            .map(|&d| IntegratorChoice::Rk45 { rtol: d, atol: d })
-            .collect();
-        choices.extend(
-            tols.iter()
-                .map(|&d| IntegratorChoice::Adams { rtol: d, atol: d }),
-        );
+        let choices: Vec<IntegratorChoice> = if name.starts_with("alf-index3") {
+            // ALF-INDEX3 has its own implicit rules only
+            [1e-2, 1e-3, 1e-4][..if ctx.quick { 2 } else { 3 }]
+                .iter()
+                .map(|&h| IntegratorChoice::Trapezoidal { h })
+                .collect()
+        } else {
+            let mut c: Vec<IntegratorChoice> = tols
+                .iter()
+                .map(|&d| IntegratorChoice::Rk45 { rtol: d, atol: d })
+                .collect();
+            c.extend(
+                tols.iter()
+                    .map(|&d| IntegratorChoice::Adams { rtol: d, atol: d }),
+            );
+            c
+        };
         for integ in choices {
             let r = ctx.run_model(&model, name, integ, t_end, Sampling::Intervals(1));
             if r.is_not_implemented() {

@@ -19,6 +19,16 @@ pub type JointBlocks = Vec<(usize, DMatrix<f64>)>;
 /// Minimum number of bodies/joints per rayon task.
 const MIN_LEN: usize = 32;
 
+/// One block `B_(i,j)`: joint, body, size and offset into the value array.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Entry {
+    pub(crate) joint: usize,
+    pub(crate) body: usize,
+    pub(crate) rows: usize,
+    pub(crate) cols: usize,
+    pub(crate) off: usize,
+}
+
 /// Matrix-free `M* = ε I + ϱ² B M⁻¹ Bᵀ` (Chiou eq 6.2.10).
 #[derive(Debug, Clone)]
 pub struct ArrowheadOperator {
@@ -41,6 +51,10 @@ pub struct ArrowheadOperator {
     pub(crate) entry_joint: Vec<usize>,
     /// Block values, `r_i × d_j` column-major each.
     pub(crate) data: Vec<f64>,
+    /// Per-entry metadata (hot loops read only this).
+    pub(crate) entries: Vec<Entry>,
+    /// Reciprocals of the diagonals of the mass Cholesky factors (`dmax` per body).
+    pub(crate) mass_inv_diag: Vec<f64>,
     pub(crate) epsilon: f64,
     pub(crate) rho: f64,
 }
@@ -77,18 +91,6 @@ pub(crate) fn small_forward(l: &[f64], d: usize, ld: usize, x: &mut [f64]) {
         let mut s = x[i];
         for k in 0..i {
             s -= l[i + k * ld] * x[k];
-        }
-        x[i] = s / l[i + i * ld];
-    }
-}
-
-/// Solves `L Lᵀ y = x` in place.
-pub(crate) fn small_chol_solve(l: &[f64], d: usize, ld: usize, x: &mut [f64]) {
-    small_forward(l, d, ld, x);
-    for i in (0..d).rev() {
-        let mut s = x[i];
-        for k in i + 1..d {
-            s -= l[k + i * ld] * x[k];
         }
         x[i] = s / l[i + i * ld];
     }
@@ -175,7 +177,18 @@ impl ArrowheadOperator {
             body_entries[fill[b]] = e;
             fill[b] += 1;
         }
+        let entries = (0..entry_body.len())
+            .map(|e| Entry {
+                joint: entry_joint[e],
+                body: entry_body[e],
+                rows: joint_dim[entry_joint[e]],
+                cols: body_dim[entry_body[e]],
+                off: entry_data[e],
+            })
+            .collect();
         let mut op = Self {
+            entries,
+            mass_inv_diag: vec![0.0; nb * dmax],
             body_dim,
             body_off,
             joint_dim,
@@ -238,6 +251,11 @@ impl ArrowheadOperator {
 
     /// Replaces `M_j` (column-major `d_j × d_j`) and refactors it.
     pub fn set_mass(&mut self, body: usize, values: &[f64]) -> Result<(), LinalgError> {
+        if body >= self.num_bodies() {
+            return Err(LinalgError::InvalidArgument(
+                "ArrowheadOperator::set_mass: body index out of range",
+            ));
+        }
         let d = self.body_dim[body];
         check_len("arrowhead mass values", d * d, values.len())?;
         check_finite("arrowhead mass values", values)?;
@@ -251,11 +269,20 @@ impl ArrowheadOperator {
         }
         small_cholesky(l, d, ld).map_err(|index| LinalgError::NotPositiveDefinite {
             index: self.body_off[body] + index,
-        })
+        })?;
+        for i in 0..d {
+            self.mass_inv_diag[body * ld + i] = 1.0 / l[i + i * ld];
+        }
+        Ok(())
     }
 
     /// Replaces the `k`-th block of joint `i` (column-major `r_i × d_j`).
     pub fn set_block(&mut self, joint: usize, k: usize, values: &[f64]) -> Result<(), LinalgError> {
+        if joint >= self.num_joints() {
+            return Err(LinalgError::InvalidArgument(
+                "ArrowheadOperator::set_block: joint index out of range",
+            ));
+        }
         let e = self.joint_ptr[joint] + k;
         if e >= self.joint_ptr[joint + 1] {
             return Err(LinalgError::DimensionMismatch {
@@ -293,27 +320,46 @@ impl ArrowheadOperator {
     /// Body kernel: `t_j = M_j⁻¹ (s_j · c_j + Σ_i B_(i,j)ᵀ x_i)` (padded `x`).
     fn body_kernel(&self, j: usize, x: &[f64], c: Option<&[f64]>, sign: f64, tj: &mut [f64]) {
         let d = self.body_dim[j];
+        let tj = &mut tj[..d];
         tj.iter_mut().for_each(|v| *v = 0.0);
         for &e in &self.body_entries[self.body_ptr[j]..self.body_ptr[j + 1]] {
-            let i = self.entry_joint[e];
-            let r = self.joint_dim[i];
-            let b = self.block(e);
-            let xi = &x[i * self.rmax..i * self.rmax + r];
-            for col in 0..d {
+            let en = self.entries[e];
+            let r = en.rows;
+            let b = &self.data[en.off..en.off + r * d];
+            let xi = &x[en.joint * self.rmax..en.joint * self.rmax + r];
+            for (tc, bcol) in tj.iter_mut().zip(b.chunks_exact(r)) {
                 let mut s = 0.0;
-                for row in 0..r {
-                    s += b[row + col * r] * xi[row];
+                for (bv, xv) in bcol.iter().zip(xi) {
+                    s += bv * xv;
                 }
-                tj[col] += sign * s;
+                *tc += sign * s;
             }
         }
         if let Some(c) = c {
             let cj = &c[self.body_off[j]..self.body_off[j] + d];
-            for k in 0..d {
-                tj[k] += cj[k];
+            for (t, cv) in tj.iter_mut().zip(cj) {
+                *t += cv;
             }
         }
-        small_chol_solve(self.chol(j), d, self.dmax, &mut tj[..d]);
+        // L Lᵀ t = rhs with the reciprocal diagonal (no divisions in the hot loop)
+        let ld = self.dmax;
+        let l = self.chol(j);
+        let inv = &self.mass_inv_diag[j * ld..j * ld + d];
+        for i in 0..d {
+            let mut s = tj[i];
+            for k in 0..i {
+                s -= l[i + k * ld] * tj[k];
+            }
+            tj[i] = s * inv[i];
+        }
+        for i in (0..d).rev() {
+            let col = &l[i * ld..i * ld + d];
+            let mut s = tj[i];
+            for k in i + 1..d {
+                s -= col[k] * tj[k];
+            }
+            tj[i] = s * inv[i];
+        }
     }
 
     /// Joint kernel: `y_i = α x_i + β Σ_j B_(i,j) t_j` (padded `t`).
@@ -327,26 +373,25 @@ impl ArrowheadOperator {
         yi: &mut [f64],
     ) {
         let r = self.joint_dim[i];
+        let yi = &mut yi[..r];
         yi.iter_mut().for_each(|v| *v = 0.0);
-        for e in self.joint_ptr[i]..self.joint_ptr[i + 1] {
-            let j = self.entry_body[e];
-            let d = self.body_dim[j];
-            let b = self.block(e);
-            let tj = &t[j * self.dmax..j * self.dmax + d];
-            for col in 0..d {
-                let tc = tj[col];
-                for row in 0..r {
-                    yi[row] += b[row + col * r] * tc;
+        for en in &self.entries[self.joint_ptr[i]..self.joint_ptr[i + 1]] {
+            let d = en.cols;
+            let b = &self.data[en.off..en.off + r * d];
+            let tj = &t[en.body * self.dmax..en.body * self.dmax + d];
+            for (bcol, &tc) in b.chunks_exact(r).zip(tj) {
+                for (y, bv) in yi.iter_mut().zip(bcol) {
+                    *y += bv * tc;
                 }
             }
         }
-        for row in 0..r {
-            yi[row] *= beta;
+        for y in yi.iter_mut() {
+            *y *= beta;
         }
         if let Some(x) = x {
             let xi = &x[i * self.rmax..i * self.rmax + r];
-            for row in 0..r {
-                yi[row] += alpha * xi[row];
+            for (y, xv) in yi.iter_mut().zip(xi) {
+                *y += alpha * xv;
             }
         }
     }

@@ -50,11 +50,9 @@ impl SparseCholesky {
     /// [`SparsePattern::symmetric_lower`]) and preallocates every buffer.
     pub fn new(pattern: SparsePattern, params: SparseCholeskyParams) -> Result<Self, LinalgError> {
         if !pattern.is_symmetric_lower() {
-            return Err(LinalgError::DimensionMismatch {
-                what: "SparseCholesky needs a symmetric_lower pattern",
-                expected: 1,
-                got: 0,
-            });
+            return Err(LinalgError::InvalidArgument(
+                "SparseCholesky needs a SparsePattern::symmetric_lower pattern",
+            ));
         }
         let ord = match params.ordering {
             SparseOrdering::Amd => SymmetricOrdering::Amd,

@@ -232,7 +232,7 @@ impl SparseKkt {
         let mut prev = f64::INFINITY;
         loop {
             // r = b − K x
-            self.pattern.matvec(&self.k_values, &x, &mut r);
+            self.pattern.matvec(&self.k_values, &x, &mut r)?;
             for i in 0..nn {
                 r[i] = rhs[i] - r[i];
             }

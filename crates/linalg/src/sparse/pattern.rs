@@ -173,8 +173,11 @@ impl SparsePattern {
     }
 
     /// `y = A x` for CSC values `csc` (general patterns) or the symmetric matrix
-    /// whose lower triangle is stored (symmetric patterns).
-    pub fn matvec(&self, csc: &[f64], x: &[f64], y: &mut [f64]) {
+    /// whose lower triangle is stored (symmetric patterns); never allocates.
+    pub fn matvec(&self, csc: &[f64], x: &[f64], y: &mut [f64]) -> Result<(), LinalgError> {
+        crate::error::check_len("SparsePattern::matvec csc", self.row_idx.len(), csc.len())?;
+        crate::error::check_len("SparsePattern::matvec x", self.ncols, x.len())?;
+        crate::error::check_len("SparsePattern::matvec y", self.nrows, y.len())?;
         y.iter_mut().for_each(|v| *v = 0.0);
         for c in 0..self.ncols {
             let xc = x[c];
@@ -186,5 +189,6 @@ impl SparsePattern {
                 }
             }
         }
+        Ok(())
     }
 }
