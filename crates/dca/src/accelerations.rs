@@ -18,6 +18,7 @@ use mbs_integrators::{OdeSystem, SystemError};
 use mbs_model::{Layout, State};
 use nalgebra::Vector6;
 
+use crate::disassembly::gather_multipliers;
 use crate::error::DcaError;
 use crate::system::AlfDca;
 
@@ -59,44 +60,24 @@ impl AlfDca {
             .generalized_forces(&self.sys, &mut self.forces)
             .map_err(|source| DcaError::Constraints { t, source })?;
         self.leaf_rhs.copy_from_slice(&self.forces);
-        for l in &mut self.lambda {
-            l.fill(0.0);
-        }
+        self.reset_multipliers();
         let mut info = AccelerationInfo::default();
         for it in 1..=p.max_iter.max(1) {
-            for e in 0..self.w.len() {
-                self.w[e] = self.lambda[e] + p.alpha * self.c[e];
-            }
-            self.solve(false);
-            // λ* ← λ* + α(Φ_q q̈ + γ̄)   (eq 17)
-            for (e, entry) in self.sys.entries().iter().enumerate() {
-                let blk = self.ws.block(e);
-                let ai = Self::body_part(&self.sol, entry.body_i.body());
-                let aj = Self::body_part(&self.sol, entry.body_j.body());
-                let res = blk.ji * ai + blk.jj * aj + self.c[e];
-                for row in 0..blk.rows {
-                    self.lambda[e][row] += p.alpha * res[row];
-                }
-            }
-            let mut diff: f64 = 0.0;
-            let mut scale: f64 = 0.0;
-            for (s, q) in self.sol.iter().zip(&self.prev) {
-                diff = diff.max((s - q).abs());
-                scale = scale.max(s.abs());
-            }
+            // one iteration: eqs 9–10 by assembly/disassembly, then eq 17 per node
+            let (diff, scale) = self.solve(false);
             info.iterations = it;
             info.change = if it == 1 {
                 f64::INFINITY
             } else {
                 diff / (1.0 + scale)
             };
-            self.prev.copy_from_slice(&self.sol);
-            if info.change <= p.eps_a {
+            if p.eps_a > 0.0 && info.change <= p.eps_a {
                 info.converged = true;
                 break;
             }
         }
-        self.acc.copy_from_slice(&self.prev);
+        self.gather_solution();
+        self.acc.copy_from_slice(&self.sol);
         if let Some(i) = self.acc.iter().position(|x| !x.is_finite()) {
             return Err(DcaError::NonFinite {
                 t,
@@ -104,11 +85,7 @@ impl AlfDca {
                 body: self.body_name(i / 6),
             });
         }
-        for (e, entry) in self.sys.entries().iter().enumerate() {
-            for row in 0..entry.rows() {
-                self.multipliers[entry.global_row(row)] = self.lambda[e][row];
-            }
-        }
+        gather_multipliers(&self.plan, &self.sys, &mut self.multipliers);
         self.stats.evaluations += 1;
         self.stats.iterations += info.iterations;
         self.stats.last_iterations = info.iterations;

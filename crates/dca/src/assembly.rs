@@ -28,8 +28,8 @@
 //! configurations (a principal block of a Schur complement of M + Φ_qᵀαΦ_q).
 //!
 //! The matrices (K's factor, X = K_EE⁻¹K_EH, S) depend on positions only: they are
-//! formed once per evaluation by [`matrix_node`] and reused by every multiplier and
-//! projection iteration, which only recompute vectors in [`vector_up`] (sec 4.4).
+//! formed once per evaluation by `matrix_node` and reused by every multiplier and
+//! projection iteration, which only recompute vectors in `vector_up` (sec 4.4).
 
 use mbs_constraints::ConstraintBlock;
 use nalgebra::{Matrix3, SMatrix, Vector6};
@@ -50,8 +50,9 @@ pub(crate) struct Ctx<'a> {
     pub alpha: f64,
     /// Use only the holonomic rows (position projection).
     pub holonomic_only: bool,
-    /// Per entry, λ*ⱼ + α γ̄ⱼ (first rows used).
-    pub w: &'a [Vector6<f64>],
+    /// Per entry, the constant vector cⱼ of the level (γ̄ⱼ for accelerations, Φⱼ for
+    /// positions, Φ_tⱼ for velocities), zero beyond the rows taking part.
+    pub c: &'a [Vector6<f64>],
     /// Per body, the leaf right-hand side (6 per body).
     pub leaf_rhs: &'a [f64],
 }
@@ -98,7 +99,11 @@ fn add_block(k: &mut [f64], ld: usize, pa: usize, pb: usize, b: &SMatrix<f64, 6,
 
 /// Matrix part of the assembly of one node (eqs 9–10, 27–30). On failure returns the
 /// pool bodies of the node.
-pub(crate) fn matrix_node(n: &mut Node, kids: Option<(&Node, &Node)>, ctx: &Ctx) -> Result<(), Vec<usize>> {
+pub(crate) fn matrix_node(
+    n: &mut Node,
+    kids: Option<(&Node, &Node)>,
+    ctx: &Ctx,
+) -> Result<(), Vec<usize>> {
     let ld = 6 * n.pool.len();
     let k = n.k.as_mut_slice();
     k.fill(0.0);
@@ -124,7 +129,8 @@ pub(crate) fn matrix_node(n: &mut Node, kids: Option<(&Node, &Node)>, ctx: &Ctx)
                     for (b, &pb) in c.up_map.iter().enumerate() {
                         for j in 0..6 {
                             let src = &s[(6 * b + j) * cld + 6 * a..(6 * b + j) * cld + 6 * a + 6];
-                            let dst = &mut k[(6 * pb + j) * ld + 6 * pa..(6 * pb + j) * ld + 6 * pa + 6];
+                            let dst =
+                                &mut k[(6 * pb + j) * ld + 6 * pa..(6 * pb + j) * ld + 6 * pa + 6];
                             for (x, y) in dst.iter_mut().zip(src) {
                                 *x += y;
                             }
@@ -175,7 +181,11 @@ pub(crate) fn matrix_node(n: &mut Node, kids: Option<(&Node, &Node)>, ctx: &Ctx)
 
 /// Vector part of the assembly of one node (eqs 31–32 with eqs 22, 24): the pool
 /// right-hand side, y_E = K_EE⁻¹ r_E and the condensed r_C.
-pub(crate) fn vector_up(n: &mut Node, kids: Option<(&Node, &Node)>, ctx: &Ctx) -> Result<(), Vec<usize>> {
+pub(crate) fn vector_up(
+    n: &mut Node,
+    kids: Option<(&Node, &Node)>,
+    ctx: &Ctx,
+) -> Result<(), Vec<usize>> {
     let r = n.r.as_mut_slice();
     match kids {
         None => {
@@ -186,18 +196,21 @@ pub(crate) fn vector_up(n: &mut Node, kids: Option<(&Node, &Node)>, ctx: &Ctx) -
             r.fill(0.0);
             for c in [lk, rk] {
                 for (a, &pa) in c.up_map.iter().enumerate() {
-                    for (x, y) in r[6 * pa..6 * pa + 6].iter_mut().zip(&c.rc.as_slice()[6 * a..6 * a + 6]) {
+                    for (x, y) in r[6 * pa..6 * pa + 6]
+                        .iter_mut()
+                        .zip(&c.rc.as_slice()[6 * a..6 * a + 6])
+                    {
                         *x += y;
                     }
                 }
             }
         }
     }
-    // r −= Φ_qᵀ(λ* + αγ̄) of the constraints handled here (w is zero beyond the rows
-    // taking part).
-    for &(e, pi, pj) in &n.handled {
+    // r −= Φ_qᵀ(λ* + αc) of the constraints handled here (zero beyond the rows taking
+    // part).
+    for (k, &(e, pi, pj)) in n.handled.iter().enumerate() {
         let blk = &ctx.blocks[e];
-        let w = &ctx.w[e];
+        let w = &(n.lam[k] + ctx.alpha * ctx.c[e]);
         for (p, jac) in [(pi, &blk.ji), (pj, &blk.jj)] {
             let Some(p) = p else { continue };
             let f = jac.tr_mul(w);

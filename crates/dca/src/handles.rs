@@ -23,7 +23,7 @@
 
 use mbs_constraints::SystemLayout;
 use mbs_model::{BodyRef, Model};
-use nalgebra::{DMatrix, DVector};
+use nalgebra::{DMatrix, DVector, Vector6};
 
 /// One node of the assembly: its static plan and its numeric storage (preallocated).
 #[derive(Clone, Debug)]
@@ -58,6 +58,13 @@ pub(crate) struct Node {
     pub rc: DVector<f64>,
     /// Pool solution (accelerations, position increments or velocities).
     pub a: DVector<f64>,
+    /// Multipliers λ* of the constraints handled here (same order as `handled`),
+    /// updated by the disassembly (eq 17).
+    pub lam: Vec<Vector6<f64>>,
+    /// max |change| of the eliminated bodies' solution in the last disassembly.
+    pub diff: f64,
+    /// max |solution| of the eliminated bodies in the last disassembly.
+    pub scale: f64,
 }
 
 /// The nodes in post-order plus where each body is eliminated.
@@ -169,6 +176,9 @@ impl Plan {
                 r: DVector::zeros(6 * p),
                 rc: DVector::zeros(6 * nh),
                 a: DVector::zeros(6 * p),
+                lam: vec![Vector6::zeros(); handled_at[i].len()],
+                diff: 0.0,
+                scale: 0.0,
             });
             if let Some([l, r]) = tn.children {
                 // Post-order contiguity: [left subtree][right subtree][node].

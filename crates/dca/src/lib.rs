@@ -22,9 +22,32 @@
 //! accelerations up to round-off (≈ α·ε/λ_min(M)).
 //!
 //! Parallelism: independent subtrees are assembled and disassembled with
-//! `rayon::join`; each node's arithmetic does not depend on the schedule, so results
-//! are identical bit for bit for any number of threads. An evaluation allocates
+//! `rayon::join` (the multipliers of the constraints handled at a node are stored and
+//! updated there, in the disassembly); each node's arithmetic does not depend on the
+//! schedule, so results are identical bit for bit for any number of threads. An evaluation allocates
 //! nothing (all storage is made by [`AlfDca::new`]).
+//!
+//! # Choices (where this implementation departs from the paper's presentation)
+//! - Velocities [ṙ, ω'] instead of [ṙ, ṗ] (see [`system`]): positive definite 6×6
+//!   body mass blocks, no normalization rows; the same physical accelerations.
+//! - Sub-assemblies may have any number of handles ([`handles`]): chains and single
+//!   loops give the paper's two-handle equations (eqs 15–16), trees and coupled loops
+//!   the general form (the loop reduction of eqs 78–86 is one such node).
+//! - The elimination is written in Schur-complement form (K_EE, S, r_C in
+//!   [`assembly`]); the paper's form with C of eq 20 is the same algebra by the
+//!   Woodbury identity.
+//! - γ̄ carries 2Ωμ Φ̇ + Ω²Φ on every holonomic row (as the global ALF), not only on
+//!   the normalization rows of eqs 7–8.
+//! - Position projection: the paper's modified Newton (matrices kept from q*) is used
+//!   while it contracts; for large corrections (‖Φ‖∞ > `reuse_below`, or a slow
+//!   iteration) the matrices are formed again at the iterate (see [`projection`]).
+//!
+//! # Parameters used in the acceptance tests
+//! - agreement with the global ALF (`tests/alf_agreement.rs`): α = 1e5·min(1,
+//!   4λ_min(M)), i.e. 1e5 for the paper's mechanisms and less for the generators'
+//!   slender links (λ_min ≈ 8e-4), where the round-off α·ε/λ_min(M) of *both*
+//!   solvers would otherwise exceed 1e-9; fixed iteration counts 1–10;
+//! - paper runs (`tests/paper_runs.rs`): the defaults of [`DcaParams`].
 //!
 //! ```
 //! use std::sync::Arc;

@@ -82,9 +82,7 @@ impl AlfDca {
         // ---- positions ----
         self.form_matrices(true)?;
         self.correction.fill(0.0);
-        for l in &mut self.lambda {
-            l.fill(0.0);
-        }
+        self.reset_multipliers();
         let mut converged_p = false;
         let mut last_phi = f64::INFINITY;
         for it in 1..=p.max_iter.max(1) {
@@ -93,12 +91,13 @@ impl AlfDca {
                 self.form_matrices(true)?;
             }
             last_phi = phi;
+            // c = Φ(qᵢ) on the holonomic rows
             for (e, blk) in self.ws.blocks().iter().enumerate() {
-                let mut w = self.lambda[e];
+                let mut c = Vector6::zeros();
                 for row in 0..blk.n_holonomic {
-                    w[row] += p.alpha * blk.phi[row];
+                    c[row] = blk.phi[row];
                 }
-                self.w[e] = w;
+                self.c[e] = c;
             }
             // leaf right-hand side −M_b (q − q*)_b
             for b in 0..n {
@@ -109,23 +108,13 @@ impl AlfDca {
                     self.leaf_rhs[6 * b + 3 + i] = -jd[i];
                 }
             }
-            self.solve(true);
-            // λ* ← λ* + α(Φ_q Δq + Φ(qᵢ))   (eqs 45, 56, 100)
-            for (e, entry) in self.sys.entries().iter().enumerate() {
-                let blk = self.ws.block(e);
-                let di = Self::body_part(&self.sol, entry.body_i.body());
-                let dj = Self::body_part(&self.sol, entry.body_j.body());
-                let res = blk.ji * di + blk.jj * dj;
-                for row in 0..blk.n_holonomic {
-                    self.lambda[e][row] += p.alpha * (res[row] + blk.phi[row]);
-                }
-            }
-            let mut change: f64 = 0.0;
+            // Δq, and λ* ← λ* + α(Φ_q Δq + Φ(qᵢ)) in the disassembly (eqs 45, 56, 100)
+            let (_, change) = self.solve(true);
+            self.gather_solution();
             for b in 0..n {
                 let d = &self.sol[6 * b..6 * b + 6];
                 for i in 0..6 {
                     self.correction[6 * b + i] += d[i];
-                    change = change.max(d[i].abs());
                 }
                 for i in 0..3 {
                     y[7 * b + i] += d[i];
@@ -137,7 +126,6 @@ impl AlfDca {
                 q.copy_from_slice(np.as_slice());
             }
             self.state.q.as_mut_slice().copy_from_slice(&y[..7 * n]);
-            self.evaluate_constraints_loaded()?;
             info.position_iterations = it;
             info.position_change = change;
             if !change.is_finite() {
@@ -147,6 +135,7 @@ impl AlfDca {
                     body: self.worst_body(),
                 });
             }
+            self.evaluate_constraints_loaded()?;
             if change < p.eps_p {
                 converged_p = true;
                 break;
@@ -164,36 +153,32 @@ impl AlfDca {
             }
         }
         self.prev.copy_from_slice(&y[7 * n..]);
-        for l in &mut self.lambda {
-            l.fill(0.0);
+        // c = Φ_t, constant over the iterations
+        for (e, blk) in self.ws.blocks().iter().enumerate() {
+            let mut c = Vector6::zeros();
+            for row in 0..blk.rows {
+                c[row] = blk.phi_t[row];
+            }
+            self.c[e] = c;
         }
+        self.reset_multipliers();
         let mut converged_v = false;
         for it in 1..=p.max_iter.max(1) {
-            for (e, blk) in self.ws.blocks().iter().enumerate() {
-                let mut w: Vector6<f64> = self.lambda[e];
-                for row in 0..blk.rows {
-                    w[row] += p.alpha * blk.phi_t[row];
-                }
-                self.w[e] = w;
+            // q̇ᵢ₊₁, and λ* ← λ* + α(Φ_q q̇ᵢ₊₁ + Φ_t) in the disassembly (eqs 61, 72, 110)
+            let (mut change, _) = self.solve(false);
+            if it == 1 {
+                // against q̇* (the nodes held another level's solution)
+                self.gather_solution();
+                change = self
+                    .sol
+                    .iter()
+                    .zip(&self.prev)
+                    .fold(0.0, |m: f64, (s, q)| m.max((s - q).abs()));
             }
-            self.solve(false);
-            for (e, entry) in self.sys.entries().iter().enumerate() {
-                let blk = self.ws.block(e);
-                let vi = Self::body_part(&self.sol, entry.body_i.body());
-                let vj = Self::body_part(&self.sol, entry.body_j.body());
-                let res = blk.ji * vi + blk.jj * vj;
-                for row in 0..blk.rows {
-                    self.lambda[e][row] += p.alpha * (res[row] + blk.phi_t[row]);
-                }
-            }
-            let mut change: f64 = 0.0;
-            for (s, q) in self.sol.iter().zip(&self.prev) {
-                change = change.max((s - q).abs());
-            }
-            self.prev.copy_from_slice(&self.sol);
             info.velocity_iterations = it;
             info.velocity_change = change;
             if !change.is_finite() {
+                self.gather_solution();
                 return Err(DcaError::NonFinite {
                     t,
                     quantity: "velocity correction",
@@ -205,8 +190,9 @@ impl AlfDca {
                 break;
             }
         }
-        y[7 * n..].copy_from_slice(&self.prev);
-        self.state.v.as_mut_slice().copy_from_slice(&self.prev);
+        self.gather_solution();
+        y[7 * n..].copy_from_slice(&self.sol);
+        self.state.v.as_mut_slice().copy_from_slice(&self.sol);
         info.converged = converged_p && converged_v;
         self.stats.projections += 1;
         self.stats.position_iterations += info.position_iterations;

@@ -17,9 +17,9 @@
 
 use std::sync::Arc;
 
-use mbs_constraints::{SystemLayout, Workspace};
+use mbs_constraints::{ConstraintSource, SystemLayout, Workspace};
 use mbs_kinematics::euler_params::g_matrix;
-use mbs_model::{BodyId, Layout, Model, State};
+use mbs_model::{BodyId, JointId, Layout, Model, State};
 use nalgebra::{DVector, Matrix3, Vector4, Vector6};
 
 use crate::assembly::{Ctx, matrix_node, vector_up};
@@ -67,10 +67,6 @@ pub struct AlfDca {
     pub(crate) inertias: Vec<Matrix3<f64>>,
     /// Per entry γ̄ (accelerations) or Φ (positions) or Φ_t (velocities).
     pub(crate) c: Vec<Vector6<f64>>,
-    /// Per entry multipliers λ* of the current iteration.
-    pub(crate) lambda: Vec<Vector6<f64>>,
-    /// Per entry λ* + α c.
-    pub(crate) w: Vec<Vector6<f64>>,
     pub(crate) leaf_rhs: Vec<f64>,
     pub(crate) forces: Vec<f64>,
     pub(crate) sol: Vec<f64>,
@@ -100,8 +96,6 @@ impl AlfDca {
             masses: (0..n).map(|b| sys.mass(b)).collect(),
             inertias: (0..n).map(|b| *sys.inertia(b)).collect(),
             c: vec![Vector6::zeros(); ne],
-            lambda: vec![Vector6::zeros(); ne],
-            w: vec![Vector6::zeros(); ne],
             leaf_rhs: vec![0.0; 6 * n],
             forces: vec![0.0; 6 * n],
             sol: vec![0.0; 6 * n],
@@ -195,6 +189,25 @@ impl AlfDca {
         &self.multipliers
     }
 
+    /// Reaction of a joint at the last evaluation: the generalized constraint forces
+    /// −Φ_{q_i}ᵀλ and −Φ_{q_j}ᵀλ on the bodies of its markers i and j, each as
+    /// [force (global); torque about the centre of mass (body frame)] (zero for
+    /// ground). `None` if the model has no such joint.
+    pub fn joint_reaction(&self, joint: JointId) -> Option<(Vector6<f64>, Vector6<f64>)> {
+        let e = self
+            .sys
+            .entries()
+            .iter()
+            .position(|en| en.source == ConstraintSource::Joint(joint))?;
+        let entry = &self.sys.entries()[e];
+        let blk = self.ws.block(e);
+        let mut lam = Vector6::zeros();
+        for row in 0..entry.rows() {
+            lam[row] = self.multipliers[entry.global_row(row)];
+        }
+        Some((-blk.ji.tr_mul(&lam), -blk.jj.tr_mul(&lam)))
+    }
+
     pub(crate) fn body_name(&self, b: usize) -> String {
         self.model.body(BodyId(b)).name.clone()
     }
@@ -242,7 +255,7 @@ impl AlfDca {
             inertia: &self.inertias,
             alpha: self.params.alpha,
             holonomic_only,
-            w: &self.w,
+            c: &self.c,
             leaf_rhs: &self.leaf_rhs,
         };
         let par = self.par();
@@ -266,23 +279,43 @@ impl AlfDca {
         Ok(())
     }
 
-    /// One assembly–disassembly vector pass with the current `w` and `leaf_rhs`:
-    /// solves (M + Φ_qᵀαΦ_q) x = leaf_rhs − Φ_qᵀ w into `sol`.
-    pub(crate) fn solve(&mut self, holonomic_only: bool) {
+    /// One assembly–disassembly vector pass with the current `c`, node multipliers
+    /// and `leaf_rhs`: solves (M + Φ_qᵀαΦ_q) x = leaf_rhs − Φ_qᵀ(λ* + αc) into the
+    /// nodes and updates λ* ← λ* + α(Φ_q x + c). Returns (max |x − x_prev|, max |x|).
+    pub(crate) fn solve(&mut self, holonomic_only: bool) -> (f64, f64) {
         let ctx = Ctx {
             blocks: self.ws.blocks(),
             mass: &self.masses,
             inertia: &self.inertias,
             alpha: self.params.alpha,
             holonomic_only,
-            w: &self.w,
+            c: &self.c,
             leaf_rhs: &self.leaf_rhs,
         };
         let par = self.par();
         // vector_up cannot fail (the factorizations were checked in the matrix pass).
         let _ = up(&mut self.plan.nodes, par, &|n, k| vector_up(n, k, &ctx));
-        down(&mut self.plan.nodes, None, par, &|n, p| vector_down(n, p));
+        down(&mut self.plan.nodes, None, par, &|n, p| {
+            vector_down(n, p, &ctx)
+        });
+        self.plan
+            .nodes
+            .iter()
+            .fold((0.0, 0.0), |(d, s), n| (n.diff.max(d), n.scale.max(s)))
+    }
+
+    /// Copies the solution of the last pass into `sol` (6 per body).
+    pub(crate) fn gather_solution(&mut self) {
         gather(&self.plan, &mut self.sol);
+    }
+
+    /// λ* = 0 for every constraint (start of an iteration sequence).
+    pub(crate) fn reset_multipliers(&mut self) {
+        for n in &mut self.plan.nodes {
+            for l in &mut n.lam {
+                l.fill(0.0);
+            }
+        }
     }
 
     fn par(&self) -> Par {
@@ -314,15 +347,6 @@ impl AlfDca {
             Some(id) => {
                 Vector6::from_column_slice(&self.state.v.as_slice()[6 * id.0..6 * id.0 + 6])
             }
-        }
-    }
-
-    /// The 6-vector of `x` (6 per body) of a body (zero for ground).
-    #[inline]
-    pub(crate) fn body_part(x: &[f64], b: Option<BodyId>) -> Vector6<f64> {
-        match b {
-            None => Vector6::zeros(),
-            Some(id) => Vector6::from_column_slice(&x[6 * id.0..6 * id.0 + 6]),
         }
     }
 }

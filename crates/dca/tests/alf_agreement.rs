@@ -37,9 +37,18 @@ fn alpha_for(model: &mbs_model::Model) -> f64 {
 /// Max relative difference between the two accelerations at one random state.
 fn compare(kind: u8, seed: u64, n: usize, iters: usize, parallel: bool) -> f64 {
     let model = common::mechanism(kind, seed, n);
-    let state = common::random_state(&model, seed, 0.05);
+    compare_model(&model, seed, iters, parallel)
+}
+
+fn compare_model(
+    model: &std::sync::Arc<mbs_model::Model>,
+    seed: u64,
+    iters: usize,
+    parallel: bool,
+) -> f64 {
+    let state = common::random_state(model, seed, 0.05);
     let nb = model.n_bodies();
-    let alpha = alpha_for(&model);
+    let alpha = alpha_for(model);
 
     let params = DcaParams {
         alpha,
@@ -92,12 +101,27 @@ fn compare(kind: u8, seed: u64, n: usize, iters: usize, parallel: bool) -> f64 {
             scale = scale.max(qdd[7 * b + i].abs()).max(wd[i].abs());
         }
     }
+    // Multipliers (eq 17): same rows, except that the [ṙ, ṗ] layout inserts one
+    // normalization row per body between the holonomic and nonholonomic rows.
+    let lam_dca = dca.multipliers();
+    let lam_alf = alf.multipliers();
+    let n_h = dca.layout().n_holonomic();
+    let mut ldiff: f64 = 0.0;
+    let mut lscale: f64 = 0.0;
+    for (i, l) in lam_dca.iter().enumerate() {
+        let k = if i < n_h { i } else { i + nb };
+        ldiff = ldiff.max((l - lam_alf[k]).abs());
+        lscale = lscale.max(lam_alf[k].abs());
+    }
+    let lrel = ldiff / lscale.max(1.0);
+    assert!(lrel < 1e-7, "multipliers differ by {lrel:e} (relative)");
     diff / scale.max(1.0)
 }
 
 #[test]
 fn paper_mechanisms_agree() {
-    for kind in [5u8, 6] {
+    // 7: free floating (root boundary case of eq 35), with an isolated body
+    for kind in [5u8, 6, 7] {
         for iters in [1, 3, 10] {
             let e = compare(kind, 7, 4, iters, true);
             assert!(
@@ -108,10 +132,36 @@ fn paper_mechanisms_agree() {
     }
 }
 
+/// Every built-in mechanism of `mbs-mechanisms` (drivers, rolling contact, spatial
+/// loops included).
+#[test]
+fn builtin_mechanisms_agree() {
+    for b in mbs_mechanisms::builtin() {
+        let model = std::sync::Arc::new((b.build)().unwrap());
+        if model.n_bodies() == 0 {
+            continue;
+        }
+        for iters in [1, 4] {
+            let e = compare_model(&model, 5, iters, true);
+            eprintln!(
+                "{} ({} bodies, {} iterations): {e:.1e}",
+                b.name,
+                model.n_bodies(),
+                iters
+            );
+            assert!(
+                e < 1e-9,
+                "{}: {iters} iterations: relative difference {e:e}",
+                b.name
+            );
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
     #[test]
-    fn random_mechanisms_agree(kind in 0u8..7, seed in 0u64..1_000_000, n in 1usize..40, iters in 1usize..8) {
+    fn random_mechanisms_agree(kind in 0u8..8, seed in 0u64..1_000_000, n in 1usize..40, iters in 1usize..8) {
         let n = if kind == 3 { n.max(2) } else { n };
         let e = compare(kind, seed, n, iters, seed % 2 == 0);
         prop_assert!(e < 1e-9, "kind {}, seed {}, n {}, {} iterations: relative difference {:e}", kind, seed, n, iters, e);

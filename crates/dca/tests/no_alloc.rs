@@ -54,6 +54,21 @@ fn count(dca: &mut AlfDca, y: &mut [f64], dy: &mut [f64]) -> usize {
 
 #[test]
 fn evaluations_do_not_allocate() {
+    // The pools live for the whole test: threads of a dropped pool exit concurrently
+    // and could be counted.
+    let pools: Vec<rayon::ThreadPool> = [1, 2]
+        .iter()
+        .map(|&k| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(k)
+                .build()
+                .unwrap()
+        })
+        .collect();
+    // make sure every worker has started (thread start-up allocates)
+    for pool in &pools {
+        pool.broadcast(|_| ());
+    }
     for (kind, n) in [(6u8, 0usize), (4, 60), (0, 200)] {
         let model = common::mechanism(kind, 0, n);
         for parallel in [false, true] {
@@ -70,11 +85,7 @@ fn evaluations_do_not_allocate() {
                 assert_eq!(n, 0, "{}: {n} allocations (sequential)", model.name());
                 continue;
             }
-            for threads in [1, 2] {
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .unwrap();
+            for (pool, threads) in pools.iter().zip([1, 2]) {
                 let n = pool.install(|| count(&mut dca, &mut y, &mut dy));
                 assert_eq!(
                     n,

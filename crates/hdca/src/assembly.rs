@@ -2,15 +2,17 @@
 //! connection (eqs 37–46) and disassembly, over the model's binary
 //! [`mbs_model::AssemblyTree`] with any number of handles per (compound) body.
 //!
-//! All handles are referred to the global origin (see [`crate::joint`]), so a body has
-//! one twist V⁰ and one spatial inertia M⁰, and the integral form of the equations
-//! of motion (eqs 15–16, one row per handle) of a sub-assembly reduces, after
-//! projection on the constrained directions of its boundary joints, to
+//! Every body has one twist V_C = [ṙ; ω] at its centre of mass and one spatial
+//! inertia M_C = diag(m I, J_C); a handle force D_k σ_k at its point P_k is moved to C
+//! by the shift matrix S_CPk (eq 14). After projection on the constrained directions
+//! of its boundary joints, the integral form of the equations of motion (eqs 15–16,
+//! one row per handle, any number of handles) of a sub-assembly is
 //!
 //! ```text
 //! Dᵀ_h s_h V_h = Σ_k R_hk σ_k + r_h        (h, k: boundary handles)
 //! ```
 //!
+//! (R does not depend on the reference point, so no origin-sized lever arm enters),
 //! with s_h = +1 on the plus side of joint h, −1 on the minus side; the jump of a
 //! joint's velocity is w = s V (plus side) + s V (minus side), and Dᵀw = 0 (eq 24).
 //! Assembly of A and B with the joints J handled between them (eqs 26–36):
@@ -21,8 +23,8 @@
 //! ```
 //!
 //! and at the root (base body, eqs 43, 45) σ_E = −R⁺ r over the ground joints. A
-//! leaf (eq 12 with eq 10) has R_hk = s_h s_k D_hᵀ M⁻¹ D_k and
-//! r_h = s_h D_hᵀ M⁻¹ Σ_k s_k H_k p_k. K⁺ is the pseudo-inverse of [`crate::solve`].
+//! leaf (eq 12 with eq 10) has R_hk = s_h s_k (S_CPh D_h)ᵀ M_C⁻¹ S_CPk D_k and
+//! r_h = s_h (S_CPh D_h)ᵀ M_C⁻¹ Σ_k s_k S_CPk H_k p_k. K⁺ is the pseudo-inverse of [`crate::solve`].
 
 use nalgebra::{Matrix3, Vector3, Vector6};
 

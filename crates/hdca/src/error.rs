@@ -15,12 +15,6 @@ pub enum HdcaError {
         /// Why (tree or cut position, or kind).
         why: &'static str,
     },
-    /// A body not connected to ground (free-floating components are not supported).
-    #[error("body '{body}' is not connected to ground: free-floating components are not supported")]
-    FreeFloating {
-        /// Body name.
-        body: String,
-    },
     /// Drivers (rheonomic constraints) are not supported.
     #[error("driver '{driver}' is not supported by HDCA (scleronomic joints only)")]
     UnsupportedDriver {

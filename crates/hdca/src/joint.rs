@@ -20,11 +20,15 @@
 //! | prismatic | s | ṡ | [z; 0] | [x; 0], [y; 0], [0; I] |
 //! | cylindrical | θ, s | θ̇, ṡ | [0; z], [z; 0] | [x; 0], [y; 0], [0; x], [0; y] |
 //! | spherical | Euler parameters e of R (4) | ω_rel, global (3) | [0; I] | [I; 0] |
+//! | universal | θ₁ about z, θ₂ about the child pin z_c | θ̇₁, θ̇₂ | [0; z], [0; z_c] | [I; 0], [0; z × z_c] |
 //! | rigid | — | — | — | I₆ |
+//! | free (virtual, ground → root of a free-floating component) | Δr, e (7) | ṙ, ω (6) | I₆ | — |
 //!
 //! x, y, z are the parent marker's axes in the global frame. For the spherical joint,
 //! ė = ½ E(e)ᵀ A_pᵀ ω_rel (NOTATION.md), so q has 4 entries and p 3: the momenta are
-//! conjugate to the quasi-velocities u. The universal joint is not implemented.
+//! conjugate to the quasi-velocities u. For the universal joint
+//! R(q) = Rot(a, θ₁) Rot(b₀, θ₂) with b₀ = B₀ b_c the child pin in the parent frame
+//! at q = 0 (so the child pin stays perpendicular to a).
 //!
 //! # Cut joints (sec 2.3)
 //! A cut joint keeps only its constrained subspace D, at the origin of its marker j
@@ -32,8 +36,9 @@
 //! "minus" side). Its impulse D σ acts on body j and −D σ on body i.
 //!
 //! # At the origin
-//! Every spatial quantity of the divide-and-conquer passes is referred to the fixed
-//! global origin (the handle moved by the shift matrix of eq 14): a force-type column
+//! The momentum balance (ṗ, eqs 47–77) is written about the fixed global origin,
+//! where Ṡ_O = 0 (eq 53): the handle is moved by the shift matrix of eq 14 (the
+//! velocity pass keeps local lever arms, see `assembly`): a force-type column
 //! h = [l; r] at P becomes S₀ₚ h = [l; r + P × l], a motion-type column becomes
 //! S₀ₚ⁻ᵀ h = [l + P × r; r]. The pairings are invariant: Hᵀ ΔV_P = (S₀ₚH)ᵀ ΔV⁰ and
 //! p = Hᵀ P̄_P = (S₀ₚ⁻ᵀH)ᵀ P̄⁰.
@@ -56,8 +61,14 @@ pub enum Kind {
     Cylindrical,
     /// Three rotations (Euler-parameter coordinate).
     Spherical,
+    /// Two rotations: about the parent's pin z_p, then the child's pin z_c.
+    Universal,
     /// No freedom.
     Rigid,
+    /// Six freedoms: the virtual joint between ground and the root of a
+    /// free-floating component (base-body case (a), eq 41); q = [Δr; e] (7),
+    /// u = [ṙ; ω] at the centre of mass, global (6).
+    Free,
 }
 
 impl Kind {
@@ -68,6 +79,7 @@ impl Kind {
             JointKind::Cylindrical => Kind::Cylindrical,
             JointKind::Spherical => Kind::Spherical,
             JointKind::Rigid => Kind::Rigid,
+            JointKind::Universal => Kind::Universal,
             _ => return None,
         })
     }
@@ -75,15 +87,17 @@ impl Kind {
     pub fn n_free(self) -> usize {
         match self {
             Kind::Revolute | Kind::Prismatic => 1,
-            Kind::Cylindrical => 2,
+            Kind::Cylindrical | Kind::Universal => 2,
             Kind::Spherical => 3,
             Kind::Rigid => 0,
+            Kind::Free => 6,
         }
     }
     /// Joint coordinates.
     pub fn n_coords(self) -> usize {
         match self {
             Kind::Spherical => 4,
+            Kind::Free => 7,
             k => k.n_free(),
         }
     }
@@ -92,7 +106,6 @@ impl Kind {
 /// Static description of one joint.
 #[derive(Clone, Debug)]
 pub(crate) struct JointInfo {
-    pub id: JointId,
     pub kind: Kind,
     pub tree: bool,
     /// Plus side: the child (tree) or marker j's body (cut); `None` = ground.
@@ -117,65 +130,104 @@ pub(crate) struct JointInfo {
     pub b0: EulerParams,
 }
 
-/// Columns of H and D at the joint point (global components, [linear; angular]).
+/// Columns of H and D at the joint point (global components, [linear; angular]) and
+/// their rates. `axes_minus`/`axes_plus` are the parent and child marker axes in the
+/// global frame, turning with ω₋ and ω₊; x, y, z below are the parent's.
 pub(crate) fn local_columns(
     kind: Kind,
-    tree: bool,
-    axes: &Matrix3<f64>,
+    axes_minus: &Matrix3<f64>,
+    axes_plus: &Matrix3<f64>,
+    w_minus: &Vector3<f64>,
+    w_plus: &Vector3<f64>,
     h: &mut [Vector6<f64>; 6],
+    h_rate: &mut [Vector6<f64>; 6],
     d: &mut [Vector6<f64>; 6],
-    turning: &mut [[bool; 6]; 2],
+    d_rate: &mut [Vector6<f64>; 6],
 ) -> (usize, usize) {
-    // Which columns turn with the minus body (built from x, y, z) and which are
-    // constant global unit vectors (their rate is zero).
-    *turning = match kind {
-        Kind::Revolute => [[true; 6], [false, false, false, true, true, false]],
-        Kind::Prismatic => [[true; 6], [true, true, false, false, false, false]],
-        Kind::Cylindrical => [[true; 6], [true; 6]],
-        Kind::Spherical | Kind::Rigid => [[false; 6], [false; 6]],
-    };
-    let x: Vector3<f64> = axes.column(0).into_owned();
-    let y: Vector3<f64> = axes.column(1).into_owned();
-    let z: Vector3<f64> = axes.column(2).into_owned();
+    let x: Vector3<f64> = axes_minus.column(0).into_owned();
+    let y: Vector3<f64> = axes_minus.column(1).into_owned();
+    let z: Vector3<f64> = axes_minus.column(2).into_owned();
+    let zc: Vector3<f64> = axes_plus.column(2).into_owned();
     let o = Vector3::zeros();
     let e = [Vector3::x(), Vector3::y(), Vector3::z()];
     let lin = |v: &Vector3<f64>| sv(v, &o);
     let ang = |v: &Vector3<f64>| sv(&o, v);
-    let _ = tree;
+    // rate of a column fixed in the parent
+    let rp = |c: &Vector6<f64>| column_rate(c, w_minus);
+    let zero = Vector6::zeros();
+    let mut nh = 0;
+    let mut nd = 0;
+    let mut push_h = |c: Vector6<f64>, r: Vector6<f64>| {
+        h[nh] = c;
+        h_rate[nh] = r;
+        nh += 1;
+    };
+    let mut push_d = |c: Vector6<f64>, r: Vector6<f64>| {
+        d[nd] = c;
+        d_rate[nd] = r;
+        nd += 1;
+    };
     match kind {
         Kind::Revolute => {
-            h[0] = ang(&z);
-            d[..5].copy_from_slice(&[lin(&e[0]), lin(&e[1]), lin(&e[2]), ang(&x), ang(&y)]);
-            (1, 5)
+            push_h(ang(&z), rp(&ang(&z)));
+            for v in &e {
+                push_d(lin(v), zero);
+            }
+            push_d(ang(&x), rp(&ang(&x)));
+            push_d(ang(&y), rp(&ang(&y)));
         }
         Kind::Prismatic => {
-            h[0] = lin(&z);
-            d[..5].copy_from_slice(&[lin(&x), lin(&y), ang(&e[0]), ang(&e[1]), ang(&e[2])]);
-            (1, 5)
+            push_h(lin(&z), rp(&lin(&z)));
+            push_d(lin(&x), rp(&lin(&x)));
+            push_d(lin(&y), rp(&lin(&y)));
+            for v in &e {
+                push_d(ang(v), zero);
+            }
         }
         Kind::Cylindrical => {
-            h[0] = ang(&z);
-            h[1] = lin(&z);
-            d[..4].copy_from_slice(&[lin(&x), lin(&y), ang(&x), ang(&y)]);
-            (2, 4)
+            push_h(ang(&z), rp(&ang(&z)));
+            push_h(lin(&z), rp(&lin(&z)));
+            for c in [lin(&x), lin(&y), ang(&x), ang(&y)] {
+                push_d(c, rp(&c));
+            }
         }
         Kind::Spherical => {
-            h[..3].copy_from_slice(&[ang(&e[0]), ang(&e[1]), ang(&e[2])]);
-            d[..3].copy_from_slice(&[lin(&e[0]), lin(&e[1]), lin(&e[2])]);
-            (3, 3)
+            for v in &e {
+                push_h(ang(v), zero);
+            }
+            for v in &e {
+                push_d(lin(v), zero);
+            }
+        }
+        Kind::Universal => {
+            // H = [0 0; z_p z_c] (z_p ⊥ z_c), D = [I 0; 0 z_p × z_c].
+            push_h(ang(&z), rp(&ang(&z)));
+            push_h(ang(&zc), ang(&w_plus.cross(&zc)));
+            for v in &e {
+                push_d(lin(v), zero);
+            }
+            let n = z.cross(&zc);
+            let n_rate = w_minus.cross(&z).cross(&zc) + z.cross(&w_plus.cross(&zc));
+            push_d(ang(&n), ang(&n_rate));
         }
         Kind::Rigid => {
-            d.copy_from_slice(&[
-                lin(&e[0]),
-                lin(&e[1]),
-                lin(&e[2]),
-                ang(&e[0]),
-                ang(&e[1]),
-                ang(&e[2]),
-            ]);
-            (0, 6)
+            for v in &e {
+                push_d(lin(v), zero);
+            }
+            for v in &e {
+                push_d(ang(v), zero);
+            }
+        }
+        Kind::Free => {
+            for v in &e {
+                push_h(lin(v), zero);
+            }
+            for v in &e {
+                push_h(ang(v), zero);
+            }
         }
     }
+    (nh, nd)
 }
 
 #[inline]
@@ -233,14 +285,33 @@ pub(crate) fn column_rate(c: &Vector6<f64>, omega: &Vector3<f64>) -> Vector6<f64
 }
 
 /// The relative rotation R(q) (Euler parameters, parent body frame).
-pub(crate) fn relative_rotation(kind: Kind, axis_parent: &Vector3<f64>, q: &[f64]) -> EulerParams {
+pub(crate) fn relative_rotation(
+    kind: Kind,
+    axis_parent: &Vector3<f64>,
+    axis_child0: &Vector3<f64>,
+    q: &[f64],
+) -> EulerParams {
     match kind {
+        Kind::Universal => euler_params::product(
+            &from_axis_angle(axis_parent, q[0]),
+            &from_axis_angle(axis_child0, q[1]),
+        ),
         Kind::Revolute | Kind::Cylindrical => from_axis_angle(axis_parent, q[0]),
         Kind::Spherical => {
             let e = EulerParams::new(q[0], q[1], q[2], q[3]);
             euler_params::normalize(&e)
         }
+        Kind::Free => euler_params::normalize(&EulerParams::new(q[3], q[4], q[5], q[6])),
         Kind::Prismatic | Kind::Rigid => euler_params::identity(),
+    }
+}
+
+/// The translation of the joint point in the parent frame: s a along the axis, or
+/// Δr for the free joint.
+pub(crate) fn translation(kind: Kind, axis: &Vector3<f64>, q: &[f64]) -> Vector3<f64> {
+    match kind {
+        Kind::Free => Vector3::new(q[0], q[1], q[2]),
+        _ => axis * slide(kind, q),
     }
 }
 
@@ -267,6 +338,12 @@ pub(crate) fn coord_rates(
             let w = a_parent.transpose() * Vector3::new(u[0], u[1], u[2]);
             let ed = 0.5 * e_matrix(&e).transpose() * w;
             qd[..4].copy_from_slice(ed.as_slice());
+        }
+        Kind::Free => {
+            qd[..3].copy_from_slice(&u[..3]);
+            let e = EulerParams::new(q[3], q[4], q[5], q[6]);
+            let ed = 0.5 * e_matrix(&e).transpose() * Vector3::new(u[3], u[4], u[5]);
+            qd[3..7].copy_from_slice(ed.as_slice());
         }
         _ => qd.copy_from_slice(u),
     }
@@ -297,6 +374,7 @@ pub(crate) fn check_kind(model: &Model, j: JointId, tree: bool) -> Result<Kind, 
 /// | z_j·x_i = 0 | [0; z_j × x_i] |
 /// | z_j·y_i = 0 | [0; z_j × y_i] |
 /// | y_j·x_i = 0 (prismatic, rigid) | [0; y_j × x_i] |
+/// | z_j·z_i = 0 (universal) | [0; z_j × z_i] |
 ///
 /// (d/dt (a_j·b_i) = (a_j × b_i)·(ω_j − ω_i).) Returns (n_c, two_point).
 pub(crate) fn cut_columns(
@@ -325,7 +403,10 @@ pub(crate) fn cut_columns(
         let r = w_plus.cross(a).cross(b) + a.cross(&w_minus.cross(b));
         (sv(&o, &c), sv(&o, &r))
     };
-    let point = matches!(kind, Kind::Revolute | Kind::Spherical | Kind::Rigid);
+    let point = matches!(
+        kind,
+        Kind::Revolute | Kind::Spherical | Kind::Rigid | Kind::Universal
+    );
     if point {
         for e in [Vector3::x(), Vector3::y(), Vector3::z()] {
             push(sv(&e, &o), Vector6::zeros());
@@ -333,6 +414,12 @@ pub(crate) fn cut_columns(
     } else {
         push(sv(&xi, &o), sv(&w_minus.cross(&xi), &o));
         push(sv(&yi, &o), sv(&w_minus.cross(&yi), &o));
+    }
+    if kind == Kind::Universal {
+        let zi: Vector3<f64> = axes_minus.column(2).into_owned();
+        let (c, r) = cross(&zj, &zi);
+        push(c, r);
+        return (n, point);
     }
     if kind != Kind::Spherical {
         let (c, r) = cross(&zj, &xi);

@@ -29,6 +29,9 @@ pub struct HdcaRunReport {
     pub max_phi_dot: f64,
     /// max ‖Φ‖∞.
     pub max_phi: f64,
+    /// max |σ| over the samples (the cut impulses σ_c = ∫λ_c dt grow without bound
+    /// when a reaction keeps its sign, sec 3.4).
+    pub max_abs_sigma: f64,
     /// Right-hand-side evaluations.
     pub rhs_evaluations: u64,
     /// Accepted steps.
@@ -83,6 +86,7 @@ pub fn run_report(
         max_energy_error: 0.0,
         max_phi_dot: 0.0,
         max_phi: 0.0,
+        max_abs_sigma: 0.0,
         rhs_evaluations: h.stats().rhs_evaluations,
         steps: info.accepted_steps,
     };
@@ -91,6 +95,7 @@ pub fn run_report(
     let mut phid = vec![0.0; sys.n_rows()];
     for (t, y) in obs.t.iter().zip(&obs.y) {
         let e = h.energy(*t, y)?;
+        out.max_abs_sigma = out.max_abs_sigma.max(h.stats().max_abs_sigma);
         let e0v = *e0.get_or_insert(e);
         let s = h.to_state(*t, y)?;
         ws.evaluate(&model, &sys, &s)

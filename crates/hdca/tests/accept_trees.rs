@@ -2,7 +2,7 @@
 //! those of the absolute-coordinate Lagrange formulation (mbs-alf) at the same
 //! physical state. HDCA's body accelerations are the derivative of its body velocities
 //! along its own flow y' = f(y) (4th-order central differences); joint kinds covered:
-//! revolute, prismatic, cylindrical, spherical.
+//! revolute, prismatic, cylindrical, spherical, universal, rigid.
 
 use std::sync::Arc;
 
@@ -36,7 +36,7 @@ impl Rng {
 }
 
 /// A random tree of `n` bodies with joints from `kinds`, consistent random velocities.
-fn random_tree(seed: u64, n: usize, kinds: &[JointKind]) -> Model {
+fn random_tree(seed: u64, n: usize, kinds: &[JointKind], free: bool) -> Model {
     let mut rng = Rng(seed.wrapping_mul(2654435761).wrapping_add(7));
     let mut b = ModelBuilder::new("tree");
     b.gravity(Vector3::new(0.0, -9.81, 0.0));
@@ -53,6 +53,27 @@ fn random_tree(seed: u64, n: usize, kinds: &[JointKind]) -> Model {
         } else {
             parent
         };
+        // a free-floating root: no joint, random velocity
+        if free && parent.is_none() && (k == 0 || rng.next() < 0.5) {
+            let m = rng.u(0.5, 2.0);
+            let id = b.body(
+                format!("b{k}"),
+                m,
+                Matrix3::from_diagonal(&Vector3::new(0.3, 0.4, 0.5)),
+            );
+            let r = 2.0 * rng.unit();
+            let e = euler_params::normalize(&Vector4::new(
+                rng.u(-1.0, 1.0),
+                rng.u(-1.0, 1.0),
+                rng.u(-1.0, 1.0),
+                rng.u(-1.0, 1.0),
+            ));
+            b.set_initial_pose(id, r, e);
+            let (v, w) = (rng.unit(), rng.unit());
+            b.set_initial_velocity(id, v, w);
+            st.push((r, v, w));
+            continue;
+        }
         let (pr, pv, pw) = parent.map_or(
             (Vector3::zeros(), Vector3::zeros(), Vector3::zeros()),
             |p| st[p],
@@ -77,14 +98,22 @@ fn random_tree(seed: u64, n: usize, kinds: &[JointKind]) -> Model {
         ));
         b.set_initial_pose(id, r, e);
         let pref = parent.map_or(BodyRef::Ground, |p| BodyRef::Body(mbs_model::BodyId(p)));
-        b.joint_at(
-            format!("j{k}"),
-            kind.clone(),
-            pref,
-            BodyRef::Body(id),
-            point,
-            axis,
-        );
+        // the child pin of a universal joint: perpendicular to the parent pin
+        let pin = rng.unit().cross(&axis).normalize();
+        if kind == JointKind::Universal {
+            let mi = b.marker_at_global(format!("j{k}.i"), pref, point, axis, None);
+            let mj = b.marker_at_global(format!("j{k}.j"), BodyRef::Body(id), point, pin, None);
+            b.joint(format!("j{k}"), kind.clone(), mi, mj);
+        } else {
+            b.joint_at(
+                format!("j{k}"),
+                kind.clone(),
+                pref,
+                BodyRef::Body(id),
+                point,
+                axis,
+            );
+        }
         // relative twist at `point`
         let (dv, dw) = match kind {
             JointKind::Revolute => (Vector3::zeros(), axis * rng.u(-1.0, 1.0)),
@@ -93,6 +122,11 @@ fn random_tree(seed: u64, n: usize, kinds: &[JointKind]) -> Model {
             JointKind::Spherical => (
                 Vector3::zeros(),
                 Vector3::new(rng.u(-1.0, 1.0), rng.u(-1.0, 1.0), rng.u(-1.0, 1.0)),
+            ),
+            JointKind::Rigid => (Vector3::zeros(), Vector3::zeros()),
+            JointKind::Universal => (
+                Vector3::zeros(),
+                axis * rng.u(-1.0, 1.0) + pin * rng.u(-1.0, 1.0),
             ),
             _ => unreachable!(),
         };
@@ -168,7 +202,7 @@ fn compare(model: Model) -> f64 {
 
 #[test]
 fn revolute_chain_matches_lagrange() {
-    let m = random_tree(3, 6, &[JointKind::Revolute]);
+    let m = random_tree(3, 6, &[JointKind::Revolute], false);
     let e = compare(m);
     assert!(e < 1e-9, "relative error {e}");
 }
@@ -177,13 +211,20 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
     #[test]
     fn revolute_prismatic_trees_match_lagrange(seed in 0u64..1_000_000, n in 1usize..9) {
-        let e = compare(random_tree(seed, n, &[JointKind::Revolute, JointKind::Prismatic]));
+        let e = compare(random_tree(seed, n, &[JointKind::Revolute, JointKind::Prismatic], false));
+        prop_assert!(e < 1e-9, "relative error {}", e);
+    }
+
+    /// Free-floating components (base-body case (a), virtual 6-DOF root joint).
+    #[test]
+    fn free_floating_trees_match_lagrange(seed in 0u64..1_000_000, n in 1usize..7) {
+        let e = compare(random_tree(seed, n, &[JointKind::Revolute, JointKind::Spherical, JointKind::Prismatic], true));
         prop_assert!(e < 1e-9, "relative error {}", e);
     }
 
     #[test]
-    fn cylindrical_spherical_trees_match_lagrange(seed in 0u64..1_000_000, n in 1usize..7) {
-        let e = compare(random_tree(seed, n, &[JointKind::Revolute, JointKind::Prismatic, JointKind::Cylindrical, JointKind::Spherical]));
+    fn all_kinds_trees_match_lagrange(seed in 0u64..1_000_000, n in 1usize..7) {
+        let e = compare(random_tree(seed, n, &[JointKind::Revolute, JointKind::Prismatic, JointKind::Cylindrical, JointKind::Spherical, JointKind::Universal, JointKind::Rigid], false));
         prop_assert!(e < 1e-9, "relative error {}", e);
     }
 }

@@ -19,8 +19,8 @@ fn unsupported_joint_is_named() {
         mbs_kinematics::euler_params::identity(),
     );
     b.joint_at(
-        "hooke",
-        JointKind::Universal,
+        "tether",
+        JointKind::Distance { length: 0.5 },
         BodyRef::Ground,
         BodyRef::Body(l),
         Vector3::zeros(),
@@ -28,15 +28,35 @@ fn unsupported_joint_is_named() {
     );
     let err = Hdca::new(Arc::new(b.build().unwrap()), HdcaParams::default()).unwrap_err();
     assert!(matches!(err, HdcaError::UnsupportedJoint { .. }));
-    assert!(err.to_string().contains("hooke"), "{err}");
+    assert!(err.to_string().contains("tether"), "{err}");
 }
 
+/// Base-body case (a): a free body falls with ṗ = [m g; r × m g] and keeps its
+/// spin momentum.
 #[test]
-fn free_floating_body_is_named() {
+fn free_floating_body_falls() {
     let mut b = ModelBuilder::new("free");
-    b.body("drifter", 1.0, Matrix3::identity());
-    let err = Hdca::new(Arc::new(b.build().unwrap()), HdcaParams::default()).unwrap_err();
-    assert!(err.to_string().contains("drifter"), "{err}");
+    b.gravity(Vector3::new(0.0, -9.81, 0.0));
+    let id = b.body(
+        "drifter",
+        2.0,
+        Matrix3::from_diagonal(&Vector3::new(1.0, 2.0, 3.0)),
+    );
+    b.set_initial_pose(
+        id,
+        Vector3::new(1.0, 2.0, 3.0),
+        mbs_kinematics::euler_params::identity(),
+    );
+    b.set_initial_velocity(id, Vector3::new(0.5, 0.0, 0.0), Vector3::new(0.0, 0.0, 1.0));
+    let mut h = Hdca::new(Arc::new(b.build().unwrap()), HdcaParams::default()).unwrap();
+    let y = h.initial_state();
+    assert_eq!((h.n_coords(), h.n_momenta()), (7, 6));
+    let mut dy = vec![0.0; y.len()];
+    h.rhs(0.0, &y, &mut dy).unwrap();
+    // q̇ = [ṙ; ė], ṗ = [m g; 0] (momenta conjugate to [ṙ; ω] at the centre of mass)
+    assert!((dy[0] - 0.5).abs() < 1e-14);
+    assert!((dy[7 + 1] + 2.0 * 9.81).abs() < 1e-12, "{dy:?}");
+    assert!(dy[7 + 3..].iter().all(|x| x.abs() < 1e-12), "{dy:?}");
 }
 
 #[test]

@@ -58,7 +58,10 @@ pub fn compare_with_progress(
     sim.output_times()?;
     let mut runs = Vec::new();
     for (k, m) in methods.iter().enumerate() {
-        let run = sim.clone().method(m.clone()).run_with_progress(|p| progress(k, p));
+        let run = sim
+            .clone()
+            .method(m.clone())
+            .run_with_progress(|p| progress(k, p));
         let outcome = match run {
             Ok(t) => Outcome::Done(t),
             Err(Error::SimulationFailed(f)) => Outcome::Failed {

@@ -7,7 +7,7 @@
 //! - [`Trajectory`]: sample times, body poses and velocities, energies, constraint
 //!   violations at position, velocity and acceleration level, multipliers, integrator
 //!   statistics, wall time; CSV and JSON writers;
-//! - [`plot`]: PNG/SVG plots without system libraries;
+//! - `plot` (feature `plots`, on by default): PNG/SVG plots without system libraries;
 //! - [`check()`]: validation and topology report;
 //! - [`compare()`]: the same run with several methods, one table;
 //! - [`frontend::FrontEnd`]: the seam every formulation plugs into, built by
@@ -40,6 +40,7 @@ pub mod integrator;
 pub mod measure;
 pub mod method;
 pub mod models;
+#[cfg(feature = "plots")]
 pub mod plot;
 pub mod registry;
 pub mod simulation;

@@ -7,9 +7,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use mbs_alf::{
-    AlfIndex3, AlfParams, Baumgarte, Formulation, Index1, Index3Params, LambdaBackend,
-    MechanismDescriptor, PenaltyOde, PenaltyParams, PenaltySystem, Projection, ProjectionParams,
-    Rule,
+    AlfIndex3, AlfParams, Baumgarte, Formulation, Index1, Index3Params, InitialMultipliers,
+    LambdaBackend, MechanismDescriptor, PenaltyOde, PenaltyParams, PenaltySystem, Projection,
+    ProjectionParams, Rule,
 };
 use mbs_integrators::{Observer, PartitionedSystem, SystemError};
 use mbs_model::{Layout, Model, State};
@@ -312,13 +312,22 @@ impl FrontEnd for Index3FrontEnd {
             out.next();
         }
         let (mut qp, mut vp, mut ap) = (q.clone(), v.clone(), a.clone());
-        let n_steps = ((spec.t_end - t) / h - 1e-9).ceil().max(0.0) as usize;
+        // station k at t0 + k h (no accumulated round-off), the last one at t_end
+        let (t0, span) = (t, spec.t_end - t);
+        let n_steps = ((span / h) * (1.0 - 1e-12)).ceil().max(0.0) as usize;
+        let station = |k: usize| {
+            if k >= n_steps {
+                spec.t_end
+            } else {
+                t0 + k as f64 * h
+            }
+        };
         for k in 0..n_steps {
             qp.copy_from_slice(&q);
             vp.copy_from_slice(&v);
             ap.copy_from_slice(&a);
-            let hk = (spec.t_end - t).min(h);
             let t_prev = t;
+            let hk = station(k + 1) - t_prev;
             let r = st.step(t, hk, &mut q, &mut v, &mut a);
             let s3 = st.stats();
             stats.accepted_steps = k + 1;
@@ -329,7 +338,7 @@ impl FrontEnd for Index3FrontEnd {
                 stats.integration_seconds = Some(start.elapsed().as_secs_f64());
                 return Err(fail(t, e, stats));
             }
-            t = t_prev + hk;
+            t = station(k + 1);
             if let Some(e) = check.check(t, &q, &v) {
                 stats.integration_seconds = Some(start.elapsed().as_secs_f64());
                 return Err(e.with_stats(stats));
@@ -448,6 +457,18 @@ impl PenaltyFrontEnd {
             },
             ..PenaltyParams::default()
         };
+        // Adapter: the initial Lagrange multipliers need B M⁻¹ Bᵀ regular; with
+        // redundant constraints (every planar loop in 3-D) start from λ⁰ = 0 instead.
+        let s0 = State::initial(model, Layout::EulerParamsOmega);
+        let redundant = mbs_constraints::mobility(model, &s0, 1e-9).map_or(0, |m| m.redundant);
+        let params = if redundant > 0 {
+            PenaltyParams {
+                initial: InitialMultipliers::Zero,
+                ..params
+            }
+        } else {
+            params
+        };
         Some(Self {
             name: method.to_string(),
             model: Arc::new(model.clone()),
@@ -512,7 +533,15 @@ impl FrontEnd for PenaltyFrontEnd {
                 let mut ode = PenaltyOde::new(self.model.clone(), self.params.epsilon)
                     .map_err(|e| Self::failed(s0.t, e))?;
                 let (_, _, m) = ode.dims();
-                let y_model = ode.initial_state(s0.t).map_err(|e| Self::failed(s0.t, e))?;
+                // λ⁰: the initial Lagrange multipliers, or 0 where they do not exist
+                // (redundant constraints)
+                let y_model = match ode.initial_state(s0.t) {
+                    Ok(y) => y,
+                    Err(_) if self.params.initial == InitialMultipliers::Zero => {
+                        vec![0.0; nx + nv + m]
+                    }
+                    Err(e) => return Err(Self::failed(s0.t, e)),
+                };
                 // x, v from the requested initial state, λ⁰ from the model's initial state
                 let mut q = s0.q.as_slice().to_vec();
                 q.extend_from_slice(s0.v.as_slice());
@@ -563,7 +592,10 @@ impl FrontEnd for PenaltyFrontEnd {
         let (nx, nv) = (s.q.len(), s.v.len());
         let mut ode = PenaltyOde::new(self.model.clone(), self.params.epsilon)
             .map_err(|e| Self::failed(s.t, e))?;
-        let mut y = ode.initial_state(s.t).map_err(|e| Self::failed(s.t, e))?;
+        let (_, _, m) = ode.dims();
+        let mut y = ode
+            .initial_state(s.t)
+            .unwrap_or_else(|_| vec![0.0; nx + nv + m]);
         y[..nx].copy_from_slice(s.q.as_slice());
         y[nx..nx + nv].copy_from_slice(s.v.as_slice());
         let mut dy = vec![0.0; y.len()];

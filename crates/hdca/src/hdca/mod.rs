@@ -8,11 +8,14 @@
 //! from the model's initial configuration; `y[n_q..n_q + n_p]` are the joint canonical
 //! momenta in the same joint order (n_f per joint: 3 for a spherical joint, conjugate
 //! to the relative angular velocity in global components). Cut joints have no
-//! coordinates and zero momenta (eq 68), so they are not stored.
+//! coordinates and zero momenta (eq 68), so they are not stored. The virtual free
+//! joints of free-floating components (one per component root, in increasing body
+//! id) come after the model's joints in both parts: q = [Δr; e] (7), p conjugate to
+//! [ṙ; ω] of the root's centre of mass (6).
 //!
 //! # One evaluation (Pseudo-algorithm 3)
 //! 1. positions of the bodies from q along the spanning tree;
-//! 2. velocities and impulses σ by assembly–disassembly ([`crate::assembly`]);
+//! 2. velocities and impulses σ by assembly–disassembly (module `assembly`);
 //! 3. q̇ = Hᵀ(V_child − V_parent) (eq 40, 46);
 //! 4. ṗ_k = Ḣ_kᵀ P̄_k + H_kᵀ Σ_{bodies b beyond k} G_b (eq 77 referred to the fixed
 //!    origin, where Ṡ_O = 0 (eq 53) and the Ṡ_c D_c + S_kc Ḋ_c terms of the cut
@@ -34,13 +37,13 @@ use mbs_kinematics::euler_params::{self, rotation};
 use mbs_model::{BodyRef, Layout, Model, State};
 use nalgebra::{Matrix3, Vector3, Vector6};
 
-use crate::assembly::{self, BodyInertia, Ctx, Handle, JointEval, Node, Slot};
+use crate::assembly::{self, BodyInertia, Ctx, JointEval, Node};
 use crate::error::HdcaError;
-use crate::joint::{
-    self, JointInfo, Kind, ang3, column_rate, force_at_origin, force_at_origin_dot, lin3,
-    local_columns, motion_at_origin, motion_at_origin_dot, sv,
-};
+use crate::joint::{self, JointInfo, Kind, ang3, lin3, sv};
 use crate::params::HdcaParams;
+
+mod build;
+mod geometry;
 use crate::solve::pinv_psd;
 
 /// Counters of an [`Hdca`].
@@ -66,7 +69,6 @@ struct BodyEval {
 }
 
 /// The Hamiltonian divide-and-conquer front-end (Chadaj, Malczyk & Frączek 2017).
-#[derive(Debug)]
 pub struct Hdca {
     model: Arc<Model>,
     params: HdcaParams,
@@ -103,7 +105,7 @@ pub struct Hdca {
 
 impl Hdca {
     /// Builds the front-end; errors name an unsupported joint or driver, or a body
-    /// not connected to ground.
+    /// with a singular inertia.
     pub fn new(model: Arc<Model>, params: HdcaParams) -> Result<Self, HdcaError> {
         if let Some(d) = model.drivers().first() {
             return Err(HdcaError::UnsupportedDriver {
@@ -114,13 +116,10 @@ impl Hdca {
         let nb = model.n_bodies();
         let mut parent_body = vec![None; nb];
         let mut parent_joint = vec![usize::MAX; nb];
+        let mut free_roots = Vec::new();
         for b in 0..nb {
             match topo.parent(mbs_model::BodyId(b)) {
-                None => {
-                    return Err(HdcaError::FreeFloating {
-                        body: model.bodies()[b].name.clone(),
-                    });
-                }
+                None => free_roots.push(b),
                 Some((p, j)) => {
                     parent_body[b] = p.body().map(|x| x.0);
                     parent_joint[b] = j.0;
@@ -172,7 +171,6 @@ impl Hdca {
             let pm = rm + am * mk_minus.position;
             let pp = rp + rotation(&ep) * mk_plus.position;
             joints.push(JointInfo {
-                id,
                 kind,
                 tree,
                 plus: mk_plus.body.body().map(|b| b.0),
@@ -190,6 +188,32 @@ impl Hdca {
                 b0: euler_params::product(&euler_params::conjugate(&em), &ep),
             });
         }
+        // Base-body case (a): a virtual 6-DOF joint from ground to the root of every
+        // free-floating component, appended after the model's joints.
+        for &b in &free_roots {
+            parent_joint[b] = joints.len();
+            u_off.push(n_p);
+            let r0 = init.position(b);
+            joints.push(JointInfo {
+                kind: Kind::Free,
+                tree: true,
+                plus: Some(b),
+                minus: None,
+                rho_minus: r0,
+                axes_minus: Matrix3::identity(),
+                rho_plus: Vector3::zeros(),
+                axes_plus: Matrix3::identity(),
+                nf: 6,
+                nc: 0,
+                q_off: n_q,
+                u_off: n_p,
+                s_off: n_sigma,
+                delta0: Vector3::zeros(),
+                b0: init.euler_params(b),
+            });
+            n_q += 7;
+            n_p += 6;
+        }
         let mut cut_handles = vec![Vec::new(); nb];
         for (k, j) in joints.iter().enumerate() {
             if !j.tree {
@@ -201,7 +225,7 @@ impl Hdca {
                 }
             }
         }
-        let nodes = build_nodes(&model, &joints);
+        let nodes = build::build_nodes(&model, &joints);
         let inertia = model
             .bodies()
             .iter()
@@ -290,8 +314,10 @@ impl Hdca {
     pub fn initial_state(&mut self) -> Vec<f64> {
         let mut y = vec![0.0; self.n_q + self.n_p];
         for j in &self.joints {
-            if j.tree && j.kind == Kind::Spherical {
-                y[j.q_off] = 1.0;
+            match (j.tree, j.kind) {
+                (true, Kind::Spherical) => y[j.q_off] = 1.0,
+                (true, Kind::Free) => y[j.q_off + 3] = 1.0,
+                _ => {}
             }
         }
         self.positions(&y[..self.n_q]);
@@ -308,145 +334,16 @@ impl Hdca {
             self.acc[b] = sv(&l, &(be.jg * ang3(&self.vel[b]) + be.r.cross(&l)));
         }
         self.accumulate();
-        for j in &self.joints {
+        for (k, j) in self.joints.iter().enumerate() {
             if j.tree {
                 let c = j.plus.expect("tree child");
-                let je = &self.jev[j.id.0];
+                let je = &self.jev[k];
                 for a in 0..j.nf {
                     y[self.n_q + j.u_off + a] = je.hm[a].dot(&self.acc[c]);
                 }
             }
         }
         y
-    }
-
-    /// Body poses from the joint coordinates, along the spanning tree.
-    fn positions(&mut self, q: &[f64]) {
-        for &b in &self.tree_order {
-            let j = &self.joints[self.parent_joint[b]];
-            let (rp, ep, ap) = match self.parent_body[b] {
-                None => (
-                    Vector3::zeros(),
-                    euler_params::identity(),
-                    Matrix3::identity(),
-                ),
-                Some(p) => (self.bodies[p].r, self.bodies[p].e, self.bodies[p].a),
-            };
-            let qj = &q[j.q_off..j.q_off + j.kind.n_coords()];
-            let axis = j.axes_minus.column(2).into_owned();
-            let rel = joint::relative_rotation(j.kind, &axis, qj);
-            let e = euler_params::product(&euler_params::product(&ep, &rel), &j.b0);
-            let a = rotation(&e);
-            let s = joint::slide(j.kind, qj);
-            let point = rp + ap * (j.rho_minus + j.delta0 + axis * s);
-            let r = point - a * j.rho_plus;
-            let body = &self.model.bodies()[b];
-            let jg = a * body.inertia * a.transpose();
-            let be = &mut self.bodies[b];
-            be.e = e;
-            be.a = a;
-            be.r = r;
-            be.jg = jg;
-            let bi = &mut self.inertia[b];
-            bi.r = r;
-            bi.jinv = a * self.jinv_body[b] * a.transpose();
-        }
-    }
-
-    fn body_pose(&self, b: Option<usize>) -> (Vector3<f64>, Matrix3<f64>) {
-        match b {
-            None => (Vector3::zeros(), Matrix3::identity()),
-            Some(b) => (self.bodies[b].r, self.bodies[b].a),
-        }
-    }
-
-    fn twist(&self, b: Option<usize>) -> Vector6<f64> {
-        b.map_or(Vector6::zeros(), |b| self.vel[b])
-    }
-
-    /// H, D at the origin and, from the current twists, their rates.
-    fn joint_geometry(&mut self) {
-        for k in 0..self.joints.len() {
-            let j = &self.joints[k];
-            let (rm, am) = self.body_pose(j.minus);
-            let (rp, ap) = self.body_pose(j.plus);
-            let axes = am * j.axes_minus;
-            let point = rp + ap * j.rho_plus;
-            let vp = self.twist(j.plus);
-            let point_dot = lin3(&vp) + ang3(&vp).cross(&(point - rp));
-            let wm = ang3(&self.twist(j.minus));
-            if !j.tree {
-                let mut cols = [Vector6::zeros(); 6];
-                let mut rates = [Vector6::zeros(); 6];
-                let wp = ang3(&vp);
-                let (nc, two_point) = joint::cut_columns(
-                    j.kind,
-                    &axes,
-                    &(ap * j.axes_plus),
-                    &wm,
-                    &wp,
-                    &mut cols,
-                    &mut rates,
-                );
-                let (pm, pm_dot) = if two_point {
-                    let pm = rm + am * j.rho_minus;
-                    let vm = self.twist(j.minus);
-                    (pm, lin3(&vm) + ang3(&vm).cross(&(pm - rm)))
-                } else {
-                    (point, point_dot)
-                };
-                let je = &mut self.jev[k];
-                je.nf = 0;
-                je.nc = nc;
-                je.point = point;
-                je.point_dot = point_dot;
-                je.point_minus = pm;
-                for a in 0..nc {
-                    je.dl[a] = cols[a];
-                    je.d[a] = force_at_origin(&cols[a], &point);
-                    je.d_dot[a] = force_at_origin_dot(&cols[a], &rates[a], &point, &point_dot);
-                    je.d_minus[a] = force_at_origin(&cols[a], &pm);
-                    je.d_minus_dot[a] = force_at_origin_dot(&cols[a], &rates[a], &pm, &pm_dot);
-                }
-                continue;
-            }
-            let mut hl = [Vector6::zeros(); 6];
-            let mut dl = [Vector6::zeros(); 6];
-            let mut turning = [[false; 6]; 2];
-            let (nf, nc) = local_columns(j.kind, j.tree, &axes, &mut hl, &mut dl, &mut turning);
-            let zero = Vector3::zeros();
-            let je = &mut self.jev[k];
-            je.nf = nf;
-            je.nc = nc;
-            je.point = point;
-            je.point_dot = point_dot;
-            je.point_minus = point;
-            je.hl = hl;
-            je.dl = dl;
-            for a in 0..nf {
-                let rate = column_rate(&hl[a], if turning[0][a] { &wm } else { &zero });
-                je.h[a] = force_at_origin(&hl[a], &point);
-                je.hm[a] = motion_at_origin(&hl[a], &point);
-                je.hm_dot[a] = motion_at_origin_dot(&hl[a], &rate, &point, &point_dot);
-            }
-            for a in 0..nc {
-                let rate = column_rate(&dl[a], if turning[1][a] { &wm } else { &zero });
-                je.d[a] = force_at_origin(&dl[a], &point);
-                je.d_dot[a] = force_at_origin_dot(&dl[a], &rate, &point, &point_dot);
-                je.d_minus[a] = je.d[a];
-                je.d_minus_dot[a] = je.d_dot[a];
-            }
-        }
-    }
-
-    /// Subtree sums of `acc` along the spanning tree (children into parents).
-    fn accumulate(&mut self) {
-        for &b in self.tree_order.iter().rev() {
-            if let Some(p) = self.parent_body[b] {
-                let a = self.acc[b];
-                self.acc[p] += a;
-            }
-        }
     }
 
     /// Velocities and impulses for (q, p): steps 1–3.
@@ -516,9 +413,9 @@ impl Hdca {
         self.stats.max_abs_sigma = smax;
         // rates of H and D now that the twists are known
         self.joint_geometry();
-        for j in &self.joints {
+        for (k, j) in self.joints.iter().enumerate() {
             if j.tree {
-                let je = &self.jev[j.id.0];
+                let je = &self.jev[k];
                 let at = |b: Option<usize>| -> Vector6<f64> {
                     b.map_or(Vector6::zeros(), |b| {
                         let v = self.vel[b];
@@ -599,11 +496,11 @@ impl Hdca {
             }
         }
         self.accumulate();
-        for j in &self.joints {
+        for (k, j) in self.joints.iter().enumerate() {
             if !j.tree {
                 continue;
             }
-            let je = &self.jev[j.id.0];
+            let je = &self.jev[k];
             let c = j.plus.expect("tree child");
             let mut pbar = Vector6::zeros();
             for a in 0..j.nc {
@@ -675,6 +572,45 @@ impl Hdca {
         Ok(kin + self.ws.potential_energy())
     }
 
+    /// Reaction forces of the cut joints (sec 3.4): λ_c = σ̇_c, by the central
+    /// difference of σ_c(y) along the flow, σ̇ ≈ [σ(y + h f) − σ(y − h f)] / 2h with
+    /// f = y'(t, y) (the paper's finite-difference option; O(h²), h = `step`).
+    /// `out` gets, per cut joint in increasing joint id, its 6 − n_f components: the
+    /// force (and moment) that body i exerts on body j, at j's marker origin, along
+    /// the columns of D listed in [`crate::joint`] (point rows first). Tree-joint
+    /// reactions are not computed (the paper: "the method needs some extensions").
+    pub fn cut_joint_reactions(
+        &mut self,
+        t: f64,
+        y: &[f64],
+        step: f64,
+        out: &mut Vec<f64>,
+    ) -> Result<(), HdcaError> {
+        let n = y.len();
+        let mut f = vec![0.0; n];
+        self.evaluate(t, y, &mut f)?;
+        let mut ys: Vec<f64> = y.iter().zip(&f).map(|(a, b)| a + step * b).collect();
+        self.velocities(t + step, &ys)?;
+        let plus: Vec<f64> = self.cut_sigmas();
+        for (k, v) in ys.iter_mut().enumerate() {
+            *v = y[k] - step * f[k];
+        }
+        self.velocities(t - step, &ys)?;
+        let minus: Vec<f64> = self.cut_sigmas();
+        out.clear();
+        out.extend(plus.iter().zip(&minus).map(|(a, b)| (a - b) / (2.0 * step)));
+        self.velocities(t, y)?;
+        Ok(())
+    }
+
+    fn cut_sigmas(&self) -> Vec<f64> {
+        self.joints
+            .iter()
+            .filter(|j| !j.tree)
+            .flat_map(|j| self.sigma[j.s_off..j.s_off + j.nc].iter().copied())
+            .collect()
+    }
+
     /// Number of constraint impulses (Σ 6 − n_f over all joints).
     pub fn n_impulses(&self) -> usize {
         self.n_sigma
@@ -693,6 +629,23 @@ impl Hdca {
     }
 }
 
+impl std::fmt::Debug for Hdca {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hdca")
+            .field("model", &self.model.name())
+            .field("n_coords", &self.n_q)
+            .field("n_momenta", &self.n_p)
+            .field("n_impulses", &self.n_sigma)
+            .field(
+                "n_cut_joints",
+                &self.joints.iter().filter(|j| !j.tree).count(),
+            )
+            .field("params", &self.params)
+            .field("stats", &self.stats)
+            .finish()
+    }
+}
+
 impl OdeSystem for Hdca {
     fn dim(&self) -> usize {
         self.n_q + self.n_p
@@ -701,101 +654,28 @@ impl OdeSystem for Hdca {
         self.evaluate(t, y, dydt)
             .map_err(|e| SystemError::new(e.to_string()))
     }
-}
 
-/// The nodes of the model's assembly tree with their handles and slot maps.
-fn build_nodes(model: &Model, joints: &[JointInfo]) -> Vec<Node> {
-    let tree = model.topology().assembly_tree();
-    let mut pos = vec![0; model.n_bodies()];
-    for (k, b) in tree.order.iter().enumerate() {
-        pos[b.0] = k;
-    }
-    let handles_of = |i: usize| -> Vec<Handle> {
-        let n = &tree.nodes[i];
-        let mut off = 0;
-        n.boundary
-            .iter()
-            .map(|jid| {
-                let j = &joints[jid.0];
-                let inside = |b: Option<usize>| b.is_some_and(|b| n.range.contains(&pos[b]));
-                let sign = if inside(j.plus) { 1.0 } else { -1.0 };
-                let _ = inside(j.minus);
-                let h = Handle {
-                    joint: jid.0,
-                    sign,
-                    off,
-                    m: j.nc,
-                };
-                off += j.nc;
-                h
-            })
-            .collect()
-    };
-    let mut nodes = Vec::with_capacity(tree.nodes.len());
-    for (i, n) in tree.nodes.iter().enumerate() {
-        let handles = handles_of(i);
-        match n.children {
-            None => nodes.push(Node::new(
-                1,
-                0,
-                tree.leaf_body(i).map(|b| b.0),
-                handles,
-                Vec::new(),
-                [Vec::new(), Vec::new()],
-            )),
-            Some([l, r]) => {
-                let mut off = 0;
-                let handled: Vec<Handle> = n
-                    .joints
-                    .iter()
-                    .map(|jid| {
-                        let h = Handle {
-                            joint: jid.0,
-                            sign: 1.0,
-                            off,
-                            m: joints[jid.0].nc,
-                        };
-                        off += joints[jid.0].nc;
-                        h
-                    })
-                    .collect();
-                let map_of = |c: usize| -> Vec<Slot> {
-                    let mut out = Vec::new();
-                    for ch in handles_of(c) {
-                        let slot_base = handled
-                            .iter()
-                            .find(|h| h.joint == ch.joint)
-                            .map(|h| (true, h.off))
-                            .or_else(|| {
-                                handles
-                                    .iter()
-                                    .find(|h| h.joint == ch.joint)
-                                    .map(|h| (false, h.off))
-                            })
-                            .expect("a child's boundary joint is handled here or a boundary");
-                        for a in 0..ch.m {
-                            out.push(if slot_base.0 {
-                                Slot::J(slot_base.1 + a)
-                            } else {
-                                Slot::E(slot_base.1 + a)
-                            });
-                        }
-                    }
-                    out
-                };
-                let left_size = 2 * tree.nodes[l].n_bodies() - 1;
-                debug_assert_eq!(l + 1, i - (2 * tree.nodes[r].n_bodies() - 1));
-                let map = [map_of(l), map_of(r)];
-                nodes.push(Node::new(
-                    n.n_bodies(),
-                    left_size,
-                    None,
-                    handles,
-                    handled,
-                    map,
-                ));
+    /// Renormalizes the Euler parameters of spherical joints (the exact flow keeps
+    /// |e| = 1, eᵀė = 0; this removes the integrator's drift). Momenta and the other
+    /// coordinates are untouched: there is no constraint to project on, the loop
+    /// closure being exact at the velocity level.
+    fn project(&mut self, _t: f64, y: &mut [f64]) -> Result<bool, SystemError> {
+        let mut changed = false;
+        for j in &self.joints {
+            let start = match (j.tree, j.kind) {
+                (true, Kind::Spherical) => Some(j.q_off),
+                (true, Kind::Free) => Some(j.q_off + 3),
+                _ => None,
+            };
+            if let Some(s0) = start {
+                let e = &mut y[s0..s0 + 4];
+                let n = e.iter().map(|x| x * x).sum::<f64>().sqrt();
+                if n > 0.0 && (n - 1.0).abs() > 0.0 {
+                    e.iter_mut().for_each(|x| *x /= n);
+                    changed = true;
+                }
             }
         }
+        Ok(changed)
     }
-    nodes
 }

@@ -1,0 +1,153 @@
+//! Positions along the spanning tree (joint coordinates → body poses), H and D of
+//! every joint at the current state with their rates, and subtree sums.
+
+use mbs_kinematics::euler_params::{self, rotation};
+use nalgebra::{Matrix3, Vector3, Vector6};
+
+use super::Hdca;
+use crate::joint::{
+    self, ang3, force_at_origin, force_at_origin_dot, lin3, local_columns, motion_at_origin,
+    motion_at_origin_dot,
+};
+
+impl Hdca {
+    /// Body poses from the joint coordinates, along the spanning tree.
+    pub(super) fn positions(&mut self, q: &[f64]) {
+        for &b in &self.tree_order {
+            let j = &self.joints[self.parent_joint[b]];
+            let (rp, ep, ap) = match self.parent_body[b] {
+                None => (
+                    Vector3::zeros(),
+                    euler_params::identity(),
+                    Matrix3::identity(),
+                ),
+                Some(p) => (self.bodies[p].r, self.bodies[p].e, self.bodies[p].a),
+            };
+            let qj = &q[j.q_off..j.q_off + j.kind.n_coords()];
+            let axis = j.axes_minus.column(2).into_owned();
+            let axis_child0 = rotation(&j.b0) * j.axes_plus.column(2);
+            let rel = joint::relative_rotation(j.kind, &axis, &axis_child0, qj);
+            let e = euler_params::product(&euler_params::product(&ep, &rel), &j.b0);
+            let a = rotation(&e);
+            let point = rp + ap * (j.rho_minus + j.delta0 + joint::translation(j.kind, &axis, qj));
+            let r = point - a * j.rho_plus;
+            let body = &self.model.bodies()[b];
+            let jg = a * body.inertia * a.transpose();
+            let be = &mut self.bodies[b];
+            be.e = e;
+            be.a = a;
+            be.r = r;
+            be.jg = jg;
+            let bi = &mut self.inertia[b];
+            bi.r = r;
+            bi.jinv = a * self.jinv_body[b] * a.transpose();
+        }
+    }
+
+    pub(super) fn body_pose(&self, b: Option<usize>) -> (Vector3<f64>, Matrix3<f64>) {
+        match b {
+            None => (Vector3::zeros(), Matrix3::identity()),
+            Some(b) => (self.bodies[b].r, self.bodies[b].a),
+        }
+    }
+
+    pub(super) fn twist(&self, b: Option<usize>) -> Vector6<f64> {
+        b.map_or(Vector6::zeros(), |b| self.vel[b])
+    }
+
+    /// H, D at the origin and, from the current twists, their rates.
+    pub(super) fn joint_geometry(&mut self) {
+        for k in 0..self.joints.len() {
+            let j = &self.joints[k];
+            let (rm, am) = self.body_pose(j.minus);
+            let (rp, ap) = self.body_pose(j.plus);
+            let axes = am * j.axes_minus;
+            let point = rp + ap * j.rho_plus;
+            let vp = self.twist(j.plus);
+            let point_dot = lin3(&vp) + ang3(&vp).cross(&(point - rp));
+            let wm = ang3(&self.twist(j.minus));
+            if !j.tree {
+                let mut cols = [Vector6::zeros(); 6];
+                let mut rates = [Vector6::zeros(); 6];
+                let wp = ang3(&vp);
+                let (nc, two_point) = joint::cut_columns(
+                    j.kind,
+                    &axes,
+                    &(ap * j.axes_plus),
+                    &wm,
+                    &wp,
+                    &mut cols,
+                    &mut rates,
+                );
+                let (pm, pm_dot) = if two_point {
+                    let pm = rm + am * j.rho_minus;
+                    let vm = self.twist(j.minus);
+                    (pm, lin3(&vm) + ang3(&vm).cross(&(pm - rm)))
+                } else {
+                    (point, point_dot)
+                };
+                let je = &mut self.jev[k];
+                je.nf = 0;
+                je.nc = nc;
+                je.point = point;
+                je.point_dot = point_dot;
+                je.point_minus = pm;
+                for a in 0..nc {
+                    je.dl[a] = cols[a];
+                    je.d[a] = force_at_origin(&cols[a], &point);
+                    je.d_dot[a] = force_at_origin_dot(&cols[a], &rates[a], &point, &point_dot);
+                    je.d_minus[a] = force_at_origin(&cols[a], &pm);
+                    je.d_minus_dot[a] = force_at_origin_dot(&cols[a], &rates[a], &pm, &pm_dot);
+                }
+                continue;
+            }
+            let mut hl = [Vector6::zeros(); 6];
+            let mut dl = [Vector6::zeros(); 6];
+            let mut hr = [Vector6::zeros(); 6];
+            let mut dr = [Vector6::zeros(); 6];
+            let wp = ang3(&vp);
+            let (nf, nc) = local_columns(
+                j.kind,
+                &axes,
+                &(ap * j.axes_plus),
+                &wm,
+                &wp,
+                &mut hl,
+                &mut hr,
+                &mut dl,
+                &mut dr,
+            );
+            let je = &mut self.jev[k];
+            je.nf = nf;
+            je.nc = nc;
+            je.point = point;
+            je.point_dot = point_dot;
+            je.point_minus = point;
+            je.hl = hl;
+            je.dl = dl;
+            for a in 0..nf {
+                let rate = hr[a];
+                je.h[a] = force_at_origin(&hl[a], &point);
+                je.hm[a] = motion_at_origin(&hl[a], &point);
+                je.hm_dot[a] = motion_at_origin_dot(&hl[a], &rate, &point, &point_dot);
+            }
+            for a in 0..nc {
+                let rate = dr[a];
+                je.d[a] = force_at_origin(&dl[a], &point);
+                je.d_dot[a] = force_at_origin_dot(&dl[a], &rate, &point, &point_dot);
+                je.d_minus[a] = je.d[a];
+                je.d_minus_dot[a] = je.d_dot[a];
+            }
+        }
+    }
+
+    /// Subtree sums of `acc` along the spanning tree (children into parents).
+    pub(super) fn accumulate(&mut self) {
+        for &b in self.tree_order.iter().rev() {
+            if let Some(p) = self.parent_body[b] {
+                let a = self.acc[b];
+                self.acc[p] += a;
+            }
+        }
+    }
+}
