@@ -1,11 +1,29 @@
 //! The one place where a [`Method`] becomes a [`FrontEnd`]: adding a front-end is
 //! adding its arm here (and its adapter in [`crate::frontends`]).
 
+use std::sync::Arc;
+
+use mbs_linalg::nullspace::NullSpaceMethod;
 use mbs_model::Model;
 
 use crate::error::Error;
 use crate::frontend::FrontEnd;
-use crate::method::Method;
+use crate::frontends::reduced::ReducedFrontEnd;
+use crate::method::{ComplementKind, Method, Stabilization};
+
+/// The `mbs-linalg` null-space method of a complement variant.
+fn null_space_method(kind: ComplementKind) -> NullSpaceMethod {
+    match kind {
+        ComplementKind::ZeroEigenvalue => NullSpaceMethod::ZeroEigen,
+        ComplementKind::Schur => NullSpaceMethod::Schur,
+        ComplementKind::PutdHouseholder => NullSpaceMethod::PutdHouseholder,
+        ComplementKind::PutdGauss => NullSpaceMethod::PutdGauss,
+        ComplementKind::Svd => NullSpaceMethod::Svd,
+        ComplementKind::Qr => NullSpaceMethod::Qr,
+        ComplementKind::CoordinatePartitioning => NullSpaceMethod::CoordinatePartitioning,
+        ComplementKind::WangHuston => NullSpaceMethod::WangHuston,
+    }
+}
 
 fn not_implemented(method: &Method, krate: &str) -> Error {
     Error::NotImplemented {
@@ -30,9 +48,61 @@ pub fn build_front_end(method: &Method, model: &Model) -> Result<Box<dyn FrontEn
         Method::Penalty { .. } => {
             PenaltyFrontEnd::new(method, model).map(|f| Box::new(f) as Box<dyn FrontEnd>)
         }
-        Method::AlfDca { .. } => return Err(not_implemented(method, "mbs-dca")),
-        Method::Hdca => return Err(not_implemented(method, "mbs-hdca")),
-        Method::Complement { .. } => return Err(not_implemented(method, "mbs-complement")),
+        Method::AlfDca {
+            alpha,
+            mu,
+            omega,
+            max_iter,
+            projections,
+        } => {
+            let model = Arc::new(model.clone());
+            let params = mbs_dca::DcaParams {
+                alpha: *alpha,
+                mu: *mu,
+                omega: *omega,
+                max_iter: *max_iter,
+                projections: *projections,
+                ..mbs_dca::DcaParams::default()
+            };
+            let sys = mbs_dca::AlfDca::new(model.clone(), params);
+            let every = usize::from(*projections);
+            Some(Box::new(ReducedFrontEnd::new(method.to_string(), model, sys, every)))
+        }
+        Method::Hdca => {
+            let model = Arc::new(model.clone());
+            let sys = mbs_hdca::Hdca::new(model.clone(), mbs_hdca::HdcaParams::default())
+                .map_err(|e| Error::Unsupported {
+                    method: method.name().to_string(),
+                    message: e.to_string(),
+                })?;
+            // the hook renormalises the joint Euler parameters
+            Some(Box::new(ReducedFrontEnd::new(method.to_string(), model, sys, 1)))
+        }
+        Method::Complement {
+            kind,
+            stabilization,
+        } => {
+            let model = Arc::new(model.clone());
+            let params = mbs_complement::ComplementParams {
+                method: null_space_method(*kind),
+                stabilization: match *stabilization {
+                    Stabilization::None => mbs_complement::Stabilization::None,
+                    Stabilization::Baumgarte { alpha, beta } => {
+                        mbs_complement::Stabilization::Baumgarte { alpha, beta }
+                    }
+                    Stabilization::NewtonRaphson => {
+                        mbs_complement::Stabilization::NewtonRaphson { tol: 1e-10 }
+                    }
+                },
+                ..mbs_complement::ComplementParams::default()
+            };
+            let sys = mbs_complement::Complement::new(model.clone(), params)
+                .map_err(|e| Error::Unsupported {
+                    method: method.name().to_string(),
+                    message: e.to_string(),
+                })?;
+            Some(Box::new(ReducedFrontEnd::new(method.to_string(), model, sys, 1)))
+        }
     };
     built.ok_or_else(|| not_implemented(method, "mbs-alf"))
 }

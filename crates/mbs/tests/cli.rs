@@ -318,3 +318,69 @@ fn diverging_simulation_is_exit_1_and_writes_partial_output() {
     );
     assert!(d.join("trajectory.csv").is_file());
 }
+
+#[test]
+fn plot_coordinates_are_checked_and_compare_writes_per_method() {
+    let Some(method) = working_method() else {
+        eprintln!("no front-end plugged in yet");
+        return;
+    };
+    let d = tmp("coords");
+    let o = mbs(&[
+        "run",
+        "double-pendulum",
+        "--method",
+        method,
+        "--t-end",
+        "0.05",
+        "--samples",
+        "5",
+        "--out",
+        d.to_str().unwrap(),
+        "--plot",
+        "--coords",
+        "link9.x",
+        "-q",
+    ]);
+    let (_, err) = text(&o);
+    assert_eq!(code(&o), 2, "{err}");
+    assert!(err.contains("link9.x") && err.contains("link1"), "{err}");
+
+    let o = mbs(&[
+        "run",
+        "double-pendulum",
+        "--method",
+        method,
+        "--t-end",
+        "0.05",
+        "--samples",
+        "5",
+        "--out",
+        d.to_str().unwrap(),
+        "--plot",
+        "--coords",
+        "link1.x,link2.wz",
+        "-q",
+    ]);
+    assert_eq!(code(&o), 0, "{}", text(&o).1);
+    assert_outputs(&d, true);
+
+    let c = tmp("compare-out");
+    let o = mbs(&[
+        "compare",
+        "five-bar",
+        "--methods",
+        &format!("{method},{method}:every=0"),
+        "--t-end",
+        "0.05",
+        "--samples",
+        "5",
+        "--out",
+        c.to_str().unwrap(),
+        "-q",
+    ]);
+    let (out, err) = text(&o);
+    assert_eq!(code(&o), 0, "{out}\n{err}");
+    let subdirs = std::fs::read_dir(&c).unwrap().count();
+    assert_eq!(subdirs, 2, "{out}");
+}

@@ -180,8 +180,15 @@ impl FrontEnd for Index1FrontEnd {
         stats.integration_seconds = Some(elapsed);
         // Enrich each sample with q̈ and λ at its state (not counted as RHS evaluations).
         let diverged = rec.diverged.take();
-        for (t, y) in std::mem::take(&mut rec.samples) {
-            let (q, v) = y.split_at(n);
+        for (t, mut y) in std::mem::take(&mut rec.samples) {
+            let (q, v) = y.split_at_mut(n);
+            // Output samples come from the integrator's dense output, which does not
+            // lie on the constraint manifold between two projected steps: with
+            // projections on, project the sample too (as a step ending there would).
+            if self.project_every > 0 {
+                let _ = self.sys.project_state(t, q, v);
+            }
+            let (q, v) = (&*q, &*v);
             let mut sample = Sample::new(state(t, q, v));
             if self.sys.accelerations(t, q, v, &mut self.qdd).is_ok() {
                 sample.accelerations = Some(self.qdd.clone());
@@ -441,6 +448,8 @@ pub struct PenaltyFrontEnd {
     name: String,
     model: Arc<Model>,
     params: PenaltyParams,
+    /// The ODE and its initial y (λ⁰) kept for repeated `accelerations` calls.
+    rhs: Option<(PenaltyOde, Vec<f64>, Vec<f64>)>,
 }
 
 impl PenaltyFrontEnd {
@@ -473,6 +482,7 @@ impl PenaltyFrontEnd {
             name: method.to_string(),
             model: Arc::new(model.clone()),
             params,
+            rhs: None,
         })
     }
 
@@ -590,16 +600,23 @@ impl FrontEnd for PenaltyFrontEnd {
     fn accelerations(&mut self, s: &State) -> Result<DVector<f64>, FrontEndError> {
         let s = s.to_layout(Layout::EulerParamsOmega);
         let (nx, nv) = (s.q.len(), s.v.len());
-        let mut ode = PenaltyOde::new(self.model.clone(), self.params.epsilon)
-            .map_err(|e| Self::failed(s.t, e))?;
-        let (_, _, m) = ode.dims();
-        let mut y = ode
-            .initial_state(s.t)
-            .unwrap_or_else(|_| vec![0.0; nx + nv + m]);
+        if self.rhs.is_none() {
+            let mut ode = PenaltyOde::new(self.model.clone(), self.params.epsilon)
+                .map_err(|e| Self::failed(s.t, e))?;
+            let (_, _, m) = ode.dims();
+            let y = ode
+                .initial_state(s.t)
+                .unwrap_or_else(|_| vec![0.0; nx + nv + m]);
+            let dy = vec![0.0; y.len()];
+            self.rhs = Some((ode, y, dy));
+        }
+        let (ode, y, dy) = self
+            .rhs
+            .as_mut()
+            .ok_or_else(|| FrontEndError::failed(s.t, "penalty ODE not built"))?;
         y[..nx].copy_from_slice(s.q.as_slice());
         y[nx..nx + nv].copy_from_slice(s.v.as_slice());
-        let mut dy = vec![0.0; y.len()];
-        mbs_integrators::OdeSystem::rhs(&mut ode, s.t, &y, &mut dy)
+        mbs_integrators::OdeSystem::rhs(ode, s.t, y, dy)
             .map_err(|e| FrontEndError::failed(s.t, e.to_string()))?;
         Ok(pdot_layout_accelerations(
             s.q.as_slice(),

@@ -2,6 +2,7 @@
 //! integrator plumbing they share.
 
 pub mod alf;
+pub mod reduced;
 
 use std::sync::Arc;
 
