@@ -15,8 +15,14 @@ use mbs::{Method, method::METHOD_NAMES, registry::build_front_end};
 
 fn models() -> Vec<(&'static str, Model)> {
     vec![
-        ("five-bar", mbs::builtin("five-bar").expect("built-in five-bar")),
-        ("chain-64", open_chain(64, ChainJoint::Revolute).expect("64-body chain")),
+        (
+            "five-bar",
+            mbs::builtin("five-bar").expect("built-in five-bar"),
+        ),
+        (
+            "chain-64",
+            open_chain(64, ChainJoint::Revolute).expect("64-body chain"),
+        ),
     ]
 }
 
@@ -25,7 +31,9 @@ fn frontends(c: &mut Criterion) {
     for (model_name, model) in models() {
         let state = State::initial(&model, SAMPLE_LAYOUT);
         for (name, _) in METHOD_NAMES {
-            let Ok(method) = name.parse::<Method>() else { continue };
+            let Ok(method) = name.parse::<Method>() else {
+                continue;
+            };
             let mut fe = match build_front_end(&method, &model) {
                 Ok(fe) => fe,
                 Err(e) => {

@@ -69,7 +69,12 @@ impl AssemblyReport {
     }
 }
 
-fn violations(d: &mut MechanismDescriptor, t: f64, q: &[f64], v: &[f64]) -> Result<(f64, f64, usize), AlfError> {
+fn violations(
+    d: &mut MechanismDescriptor,
+    t: f64,
+    q: &[f64],
+    v: &[f64],
+) -> Result<(f64, f64, usize), AlfError> {
     d.evaluate(t, q, v, Level::Velocities)?;
     let phi = d.phi().amax();
     let vv = DVector::from_column_slice(v);
@@ -80,7 +85,11 @@ fn violations(d: &mut MechanismDescriptor, t: f64, q: &[f64], v: &[f64]) -> Resu
 
 /// Projects `state` (any Euler-parameter layout) onto Φ = 0 and Φ̇ = 0; returns the
 /// assembled state in the same layout and the report.
-pub fn assemble(model: Arc<Model>, state: &State, params: &AssemblyParams) -> Result<(State, AssemblyReport), AlfError> {
+pub fn assemble(
+    model: Arc<Model>,
+    state: &State,
+    params: &AssemblyParams,
+) -> Result<(State, AssemblyReport), AlfError> {
     let pd = state.to_layout(Layout::EulerParamsPdot);
     let t = pd.t;
     let mut d = MechanismDescriptor::new(model);
@@ -95,7 +104,13 @@ pub fn assemble(model: Arc<Model>, state: &State, params: &AssemblyParams) -> Re
     }
     let (phi_before, phi_dot_before, _) = violations(&mut d, t, &q, &v)?;
     let (n, m, m_h) = (d.n(), d.m(), d.m_holonomic());
-    let mut proj = Projector::new(n, m, m_h, ProjectionKind::AugmentedLagrangian, params.projection);
+    let mut proj = Projector::new(
+        n,
+        m,
+        m_h,
+        ProjectionKind::AugmentedLagrangian,
+        params.projection,
+    );
     let inconsistent = |d: &mut MechanismDescriptor, reason: String, q: &[f64], v: &[f64]| {
         let (phi, _, row) = violations(d, t, q, v).unwrap_or((f64::NAN, f64::NAN, 0));
         AlfError::InconsistentInitialState {
@@ -120,7 +135,10 @@ pub fn assemble(model: Arc<Model>, state: &State, params: &AssemblyParams) -> Re
             return Err(inconsistent(&mut d, reason, &q0, &v));
         }
     };
-    let position_change = q.iter().zip(&q0).fold(0.0f64, |a, (x, y)| a.max((x - y).abs()));
+    let position_change = q
+        .iter()
+        .zip(&q0)
+        .fold(0.0f64, |a, (x, y)| a.max((x - y).abs()));
     if position_change > params.max_move {
         return Err(inconsistent(
             &mut d,
@@ -134,7 +152,10 @@ pub fn assemble(model: Arc<Model>, state: &State, params: &AssemblyParams) -> Re
     }
     let v0 = v.clone();
     let (it_v, _) = proj.project_velocities(t, &mut d, &q, &mut v)?;
-    let velocity_change = v.iter().zip(&v0).fold(0.0f64, |a, (x, y)| a.max((x - y).abs()));
+    let velocity_change = v
+        .iter()
+        .zip(&v0)
+        .fold(0.0f64, |a, (x, y)| a.max((x - y).abs()));
     let (phi_after, phi_dot_after, _) = violations(&mut d, t, &q, &v)?;
     let mut out = d.to_state(t, &q, &v);
     out = out.to_layout(state.layout);

@@ -16,8 +16,8 @@
 //! Euler parameters and velocities [ṙ, ṗ].
 
 pub mod alf;
-pub mod assembly;
 pub mod analytic;
+pub mod assembly;
 pub mod descriptor;
 pub mod error;
 pub mod index1;

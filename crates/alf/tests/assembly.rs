@@ -30,7 +30,11 @@ fn inconsistent_five_bar_is_assembled() {
         let p = s.euler_params(1);
         s.set_pose(1, &r, &p);
         for b in 0..model.n_bodies() {
-            s.set_velocity(b, &Vector3::new(0.1 * b as f64, 0.2, -0.05), &Vector3::new(0.0, 0.3, 1.0));
+            s.set_velocity(
+                b,
+                &Vector3::new(0.1 * b as f64, 0.2, -0.05),
+                &Vector3::new(0.0, 0.3, 1.0),
+            );
         }
         let (phi0, phid0) = violations(&model, &s);
         assert!(phi0 > 1e-3 && phid0 > 1e-2);
@@ -54,6 +58,9 @@ fn far_state_gives_the_documented_error() {
     let err = assemble(model.clone(), &s, &AssemblyParams::default()).unwrap_err();
     let msg = err.to_string();
     eprintln!("{msg}");
-    assert!(matches!(err, AlfError::InconsistentInitialState { .. }), "{err:?}");
+    assert!(
+        matches!(err, AlfError::InconsistentInitialState { .. }),
+        "{err:?}"
+    );
     assert!(msg.contains("joint `"), "{msg}");
 }

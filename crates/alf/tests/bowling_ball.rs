@@ -12,7 +12,9 @@
 use std::sync::Arc;
 
 use mbs_alf::penalty::{PenaltyParams, PenaltySystem};
-use mbs_integrators::{CentralDifference, PartitionedSystem, StaggeredParams, SystemError, TwoStageStaggered};
+use mbs_integrators::{
+    CentralDifference, PartitionedSystem, StaggeredParams, SystemError, TwoStageStaggered,
+};
 
 /// Plain central difference of the penalty equations: the constraint forces of
 /// eq 5.5.5.2 are solved at every station from the lagged velocity (ω^n ≈ ω^{n−½}),
@@ -29,11 +31,23 @@ impl PartitionedSystem for PlainCentralDifference {
     fn dim_velocities(&self) -> usize {
         self.inner.dim_velocities()
     }
-    fn accelerations(&mut self, t: f64, x: &[f64], v: &[f64], a: &mut [f64]) -> Result<(), SystemError> {
+    fn accelerations(
+        &mut self,
+        t: f64,
+        x: &[f64],
+        v: &[f64],
+        a: &mut [f64],
+    ) -> Result<(), SystemError> {
         self.inner.implicit_stage(t, x, v, self.rho)?;
         self.inner.accelerations(t, x, v, a)
     }
-    fn advance_positions(&mut self, x: &[f64], v_half: &[f64], h: f64, x_out: &mut [f64]) -> Result<(), SystemError> {
+    fn advance_positions(
+        &mut self,
+        x: &[f64],
+        v_half: &[f64],
+        h: f64,
+        x_out: &mut [f64],
+    ) -> Result<(), SystemError> {
         self.inner.advance_positions(x, v_half, h, x_out)
     }
 }
@@ -44,7 +58,10 @@ fn max_omega(staggered: bool, h: f64, t_end: f64) -> (Option<f64>, f64) {
     let model = Arc::new(bowling_ball(&BowlingBallParams::with_offset()).unwrap());
     let sys = PenaltySystem::new(model, PenaltyParams::default()).unwrap();
     let (x0, v0) = sys.initial_state();
-    let mut sys = PlainCentralDifference { inner: sys, rho: 0.5 * h };
+    let mut sys = PlainCentralDifference {
+        inner: sys,
+        rho: 0.5 * h,
+    };
     let (nx, nv) = (x0.len(), v0.len());
     struct Watch {
         nx: usize,
@@ -64,7 +81,11 @@ fn max_omega(staggered: bool, h: f64, t_end: f64) -> (Option<f64>, f64) {
             std::ops::ControlFlow::Continue(())
         }
     }
-    let mut watch = Watch { nx, max: 0.0, t: 0.0 };
+    let mut watch = Watch {
+        nx,
+        max: 0.0,
+        t: 0.0,
+    };
     let r = if staggered {
         TwoStageStaggered::new(nx, nv, StaggeredParams::new(h))
             .integrate(&mut sys.inner, 0.0, &x0, &v0, t_end, &[], &mut watch)
@@ -82,11 +103,16 @@ fn max_omega(staggered: bool, h: f64, t_end: f64) -> (Option<f64>, f64) {
 fn staggered_stays_bounded_at_h_0_15_for_40_s() {
     let (stag, t_s) = max_omega(true, 0.15, 40.0);
     let (cd, t_c) = max_omega(false, 0.2, 40.0);
-    eprintln!("two-stage staggered h = 0.15: max |ω| = {stag:?} (reached t = {t_s}); central difference h = 0.2: {cd:?} (stopped at t = {t_c})");
+    eprintln!(
+        "two-stage staggered h = 0.15: max |ω| = {stag:?} (reached t = {t_s}); central difference h = 0.2: {cd:?} (stopped at t = {t_c})"
+    );
     let stag = stag.expect("the two-stage staggered run must stay finite");
     assert!(stag < 10.0, "staggered max |ω| = {stag}");
     // the two schemes see the same motion (the ball keeps rolling at |ω| ≈ 1–2)
     if let Some(cd) = cd {
-        assert!((cd - stag).abs() < 0.5, "staggered {stag} vs central difference {cd}");
+        assert!(
+            (cd - stag).abs() < 0.5,
+            "staggered {stag} vs central difference {cd}"
+        );
     }
 }

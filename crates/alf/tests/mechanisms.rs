@@ -151,11 +151,28 @@ fn lagrange_reports_redundant_joints_and_alf_handles_them() {
     let model = Arc::new(mbs_mechanisms::alf_dca::five_bar(&Default::default()).unwrap());
     let desc = MechanismDescriptor::new(model.clone());
     let (q, v) = desc.initial();
-    let mut sys = Index1::new(desc, Formulation::Lagrange { baumgarte: None, min_norm: false }, Projection::None);
+    let mut sys = Index1::new(
+        desc,
+        Formulation::Lagrange {
+            baumgarte: None,
+            min_norm: false,
+        },
+        Projection::None,
+    );
     let mut a = DVector::zeros(q.len());
     let err = sys.accelerations(0.5, &q, &v, &mut a).unwrap_err();
     let msg = err.to_string();
-    assert!(matches!(err, mbs_alf::AlfError::DependentConstraints { rank: 26, rows: 29, .. }), "{err:?}");
+    assert!(
+        matches!(
+            err,
+            mbs_alf::AlfError::DependentConstraints {
+                rank: 26,
+                rows: 29,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
     assert!(msg.contains("t = 0.5") && msg.contains("joint `"), "{msg}");
     let alf = accelerations(&model, ALF, &q, &v);
     assert!(alf.iter().all(|x| x.is_finite()));

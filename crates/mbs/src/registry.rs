@@ -66,17 +66,28 @@ pub fn build_front_end(method: &Method, model: &Model) -> Result<Box<dyn FrontEn
             };
             let sys = mbs_dca::AlfDca::new(model.clone(), params);
             let every = usize::from(*projections);
-            Some(Box::new(ReducedFrontEnd::new(method.to_string(), model, sys, every)))
+            Some(Box::new(ReducedFrontEnd::new(
+                method.to_string(),
+                model,
+                sys,
+                every,
+            )))
         }
         Method::Hdca => {
             let model = Arc::new(model.clone());
-            let sys = mbs_hdca::Hdca::new(model.clone(), mbs_hdca::HdcaParams::default())
-                .map_err(|e| Error::Unsupported {
+            let sys = mbs_hdca::Hdca::new(model.clone(), mbs_hdca::HdcaParams::default()).map_err(
+                |e| Error::Unsupported {
                     method: method.name().to_string(),
                     message: e.to_string(),
-                })?;
+                },
+            )?;
             // the hook renormalises the joint Euler parameters
-            Some(Box::new(ReducedFrontEnd::new(method.to_string(), model, sys, 1)))
+            Some(Box::new(ReducedFrontEnd::new(
+                method.to_string(),
+                model,
+                sys,
+                1,
+            )))
         }
         Method::Complement {
             kind,
@@ -96,12 +107,18 @@ pub fn build_front_end(method: &Method, model: &Model) -> Result<Box<dyn FrontEn
                 },
                 ..mbs_complement::ComplementParams::default()
             };
-            let sys = mbs_complement::Complement::new(model.clone(), params)
-                .map_err(|e| Error::Unsupported {
+            let sys = mbs_complement::Complement::new(model.clone(), params).map_err(|e| {
+                Error::Unsupported {
                     method: method.name().to_string(),
                     message: e.to_string(),
-                })?;
-            Some(Box::new(ReducedFrontEnd::new(method.to_string(), model, sys, 1)))
+                }
+            })?;
+            Some(Box::new(ReducedFrontEnd::new(
+                method.to_string(),
+                model,
+                sys,
+                1,
+            )))
         }
     };
     built.ok_or_else(|| not_implemented(method, "mbs-alf"))

@@ -41,9 +41,11 @@ pub fn run(ctx: &mut Ctx) -> Suite {
             "close to the implicit partitioning run",
         ),
         (
-            "coordinate-partitioning",
-            Trapezoidal { h: 0.02 },
-            "reference (implicit coordinate partitioning)",
+            // h = 0.02 (the thesis' step) stalls the trapezoidal Newton iteration at
+            // t ≈ 1.36 s, when the torque-driven crank is fast; the reference uses 0.01
+            "coordinate-partitioning:stab=nr",
+            Trapezoidal { h: 0.01 },
+            "reference (implicit coordinate partitioning; h = 0.01, see note)",
         ),
     ] {
         let r = ctx.run("crank-slider", method, integ, 2.0, Sampling::Every(0.01));
@@ -57,6 +59,12 @@ pub fn run(ctx: &mut Ctx) -> Suite {
         ]);
         data.insert(format!("crank-slider/{method}/{integ}"), summary_json(&r));
     }
+    t.note(
+        "The implicit coordinate-partitioning reference runs at h = 0.01: at the thesis' \
+         h = 0.02 the trapezoidal Newton iteration stops converging at t ≈ 1.36 s, once the \
+         constant crank torque has spun the crank up (measured for QR, SVD and coordinate \
+         partitioning alike).",
+    );
     s.tables.push(t);
 
     // 7.3 three-link manipulator: Newton iterations per step

@@ -86,7 +86,9 @@ impl Index1FrontEnd {
         // round-off of augmented-Lagrangian accelerations (≈ α·ε relative, see
         // `AlfParams::alpha`), so it could never converge for α ≳ 1e6; tie it to α.
         let newton_tol = match *method {
-            Method::Alf { alpha, .. } => (10.0 * alpha * f64::EPSILON).clamp(1e-12, 1e-8),
+            // ≈ α·ε/λ_min(M) relative: with small bodies (Andrew's squeezer,
+            // λ_min ~ 1e-5) that is 1e3 × α·ε
+            Method::Alf { alpha, .. } => (1e3 * alpha * f64::EPSILON).clamp(1e-10, 1e-7),
             _ => 1e-12,
         };
         let newton = mbs_integrators::NewtonParams {

@@ -12,9 +12,11 @@ use mbs_integrators::{Observer, OdeSystem};
 use mbs_model::{Model, State};
 use nalgebra::DVector;
 
-use crate::frontend::{FrontEnd, FrontEndError, RunSpec, RunStats, SAMPLE_LAYOUT, Sample, SampleSink};
+use crate::frontend::{
+    FrontEnd, FrontEndError, RunSpec, RunStats, SAMPLE_LAYOUT, Sample, SampleSink,
+};
 
-use super::{DivergenceCheck, integrate_ode};
+use super::{DivergenceCheck, integrate_ode_with};
 
 /// What the adapter needs of a formulation besides its right-hand side.
 pub trait Reduced: OdeSystem {
@@ -43,7 +45,8 @@ pub fn qdd_from_omega_dot(s: &State, a6: &[f64]) -> DVector<f64> {
         let w = s.omega_body(b);
         let wd = nalgebra::Vector3::new(a6[6 * b + 3], a6[6 * b + 4], a6[6 * b + 5]);
         let pdd = mbs_kinematics::euler_params::pddot_from_omega_body_dot(&p, &w, &wd);
-        out.fixed_rows_mut::<3>(7 * b).copy_from_slice(&a6[6 * b..6 * b + 3]);
+        out.fixed_rows_mut::<3>(7 * b)
+            .copy_from_slice(&a6[6 * b..6 * b + 3]);
         out.fixed_rows_mut::<4>(7 * b + 3).copy_from(&pdd);
     }
     out
@@ -97,7 +100,11 @@ impl<F: Reduced + std::fmt::Debug> FrontEnd for ReducedFrontEnd<F> {
         self.name.clone()
     }
 
-    fn run(&mut self, spec: &RunSpec<'_>, sink: &mut dyn SampleSink) -> Result<RunStats, FrontEndError> {
+    fn run(
+        &mut self,
+        spec: &RunSpec<'_>,
+        sink: &mut dyn SampleSink,
+    ) -> Result<RunStats, FrontEndError> {
         let y0 = self
             .sys
             .y_from_state(spec.initial)
@@ -118,7 +125,15 @@ impl<F: Reduced + std::fmt::Debug> FrontEnd for ReducedFrontEnd<F> {
             samples: Vec::new(),
             stop: None,
         };
-        let (info, error) = integrate_ode(&mut self.sys, &inner, self.project_every, &mut keep);
+        // implicit rules: a Newton tolerance above the round-off of these right-hand
+        // sides (iterative or pseudo-inverse solves, ≈ 1e-12 relative)
+        let newton = mbs_integrators::NewtonParams {
+            rtol: 1e-10,
+            atol: 1e-10,
+            ..Default::default()
+        };
+        let (info, error) =
+            integrate_ode_with(&mut self.sys, &inner, self.project_every, newton, &mut keep);
         let mut stats = RunStats::from(info);
         let (iters, projections) = self.sys.counters();
         stats.multiplier_iterations = iters;
