@@ -34,9 +34,9 @@ pub struct Comparison {
 ///
 /// ```
 /// let sim = mbs::Simulation::builtin("five-bar")?.t_end(0.1).samples(10);
-/// let methods = ["alf-index1".parse()?, "lagrange-baumgarte".parse()?, "hdca".parse()?];
+/// let methods = ["alf-index1".parse()?, "alf-dca-proj".parse()?, "hdca".parse()?];
 /// let cmp = mbs::compare(&sim, &methods)?;
-/// assert_eq!(cmp.completed().count(), 2);       // hdca: not implemented → skipped
+/// assert_eq!(cmp.completed().count(), 3);
 /// let (d, _, _) = cmp.max_disagreement().unwrap();
 /// assert!(d < 1e-4);
 /// println!("{cmp}");

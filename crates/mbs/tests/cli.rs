@@ -280,7 +280,11 @@ fn compare_prints_one_table() {
     );
     // every method ran: three rows with status ok
     for m in ["alf ", "alf-index1", "hdca"] {
-        assert!(out.lines().any(|l| l.starts_with(m) && l.trim_end().ends_with("ok")), "{m}: {out}");
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with(m) && l.trim_end().ends_with("ok")),
+            "{m}: {out}"
+        );
     }
     assert_eq!(code(&o), 0, "{err}");
 }
