@@ -502,11 +502,11 @@ impl Projector {
                 // exact minimum-norm solution of the same linear problem,
                 // [M Φ_qᵀ; Φ_q 0](x, σ) = (M x*, −b), by a pseudo-inverse (allocated
                 // on first use only; this path is rare).
-                if let Some(viol) = self.min_norm_fallback(sys, x, &b)? {
-                    if viol <= eps * scale.max(1.0) * 10.0 {
-                        self.fallbacks += 1;
-                        return Ok((it, viol));
-                    }
+                if let Some(viol) = self.min_norm_fallback(sys, x, &b)?
+                    && viol <= eps * scale.max(1.0) * 10.0
+                {
+                    self.fallbacks += 1;
+                    return Ok((it, viol));
                 }
                 let (row, viol) = max_abs(self.res.as_slice());
                 return Err(AlfError::NotConverged {
