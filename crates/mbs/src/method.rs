@@ -131,6 +131,10 @@ pub enum Method {
     },
     /// Hamiltonian divide and conquer in joint coordinates and momenta (Chadaj et al.).
     Hdca,
+    /// Chiou's natural partitioning (thesis sec 5.4): body-by-body null space of the
+    /// spanning-tree Jacobian, cut joints by a second null space; with the two-stage
+    /// staggered scheme (procedure 5.5.7) or any ODE integrator.
+    NaturalPartitioning,
     /// Orthogonal/natural complement family (Pękal–Frączek).
     Complement {
         /// Which decomposition.
@@ -179,6 +183,10 @@ pub const METHOD_NAMES: &[(&str, &str)] = &[
     (
         "hdca",
         "Hamiltonian divide-and-conquer in joint coordinates and momenta",
+    ),
+    (
+        "natural-partitioning",
+        "Chiou's natural partitioning (tree null space body by body, cut joints by a second null space)",
     ),
     (
         "complement-zero-eigenvalue",
@@ -305,6 +313,7 @@ impl Method {
             "alf-dca" => dca(false),
             "alf-dca-proj" => dca(true),
             "hdca" => Method::Hdca,
+            "natural-partitioning" => Method::NaturalPartitioning,
             "complement-zero-eigenvalue" => complement(C::ZeroEigenvalue),
             "complement-schur" => complement(C::Schur),
             "complement-putd-h" => complement(C::PutdHouseholder),
@@ -364,6 +373,7 @@ impl Method {
                 }
             }
             Method::Hdca => "hdca",
+            Method::NaturalPartitioning => "natural-partitioning",
             Method::Complement { kind, .. } => match kind {
                 C::ZeroEigenvalue => "complement-zero-eigenvalue",
                 C::Schur => "complement-schur",
@@ -431,7 +441,7 @@ impl Method {
                 ("iter", max_iter.to_string()),
                 ("project", projections.to_string()),
             ],
-            Method::Hdca => vec![],
+            Method::Hdca | Method::NaturalPartitioning => vec![],
             Method::Complement { stabilization, .. } => match stabilization {
                 Stabilization::None => vec![("stab", "none".into())],
                 Stabilization::NewtonRaphson => vec![("stab", "nr".into())],

@@ -8,7 +8,7 @@ use mbs_model::Model;
 
 use crate::error::Error;
 use crate::frontend::FrontEnd;
-use crate::frontends::reduced::ReducedFrontEnd;
+use crate::frontends::reduced::{NaturalFrontEnd, ReducedFrontEnd};
 use crate::method::{ComplementKind, Method, Stabilization};
 
 /// The `mbs-linalg` null-space method of a complement variant.
@@ -87,6 +87,22 @@ pub fn build_front_end(method: &Method, model: &Model) -> Result<Box<dyn FrontEn
                 model,
                 sys,
                 1,
+            )))
+        }
+        Method::NaturalPartitioning => {
+            let model = Arc::new(model.clone());
+            let sys = mbs_complement::NaturalPartitioning::new(
+                model.clone(),
+                mbs_complement::NaturalParams::default(),
+            )
+            .map_err(|e| Error::Unsupported {
+                method: method.name().to_string(),
+                message: e.to_string(),
+            })?;
+            Some(Box::new(NaturalFrontEnd::new(
+                method.to_string(),
+                model,
+                sys,
             )))
         }
         Method::Complement {

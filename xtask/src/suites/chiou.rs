@@ -183,7 +183,7 @@ pub fn run(ctx: &mut Ctx) -> Suite {
         ],
     );
     let crane_end = ctx.pick(180.0, 20.0);
-    let cases: [(&str, &str, IntegratorChoice, f64, &str); 4] = [
+    let cases: [(&str, &str, IntegratorChoice, f64, &str); 5] = [
         (
             "spatial-four-bar",
             "penalty",
@@ -207,10 +207,17 @@ pub fn run(ctx: &mut Ctx) -> Suite {
         ),
         (
             "vehicle",
-            "coordinate-partitioning",
+            "natural-partitioning",
             rk,
             ctx.pick(5.0, 1.0),
-            "natural partitioning reference",
+            "natural partitioning (wall time vs penalty)",
+        ),
+        (
+            "vehicle",
+            "natural-partitioning",
+            IntegratorChoice::Staggered { h: 1e-3 },
+            ctx.pick(5.0, 1.0),
+            "natural partitioning, two-stage staggered (procedure 5.5.7)",
         ),
     ];
     for (mech, method, integ, t_end, paper) in cases {

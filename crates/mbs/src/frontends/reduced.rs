@@ -16,7 +16,7 @@ use crate::frontend::{
     FrontEnd, FrontEndError, RunSpec, RunStats, SAMPLE_LAYOUT, Sample, SampleSink,
 };
 
-use super::{DivergenceCheck, integrate_ode_with};
+use super::{DivergenceCheck, integrate_ode_with, integrate_partitioned};
 
 /// What the adapter needs of a formulation besides its right-hand side.
 pub trait Reduced: OdeSystem {
@@ -33,6 +33,10 @@ pub trait Reduced: OdeSystem {
     /// Multiplier iterations and projections so far.
     fn counters(&self) -> (usize, usize) {
         (0, 0)
+    }
+    /// Length of the position part of y (for partitioned integrators).
+    fn n_positions(&self, y_len: usize) -> usize {
+        y_len / 2
     }
 }
 
@@ -73,7 +77,9 @@ impl<F: Reduced> ReducedFrontEnd<F> {
     }
 }
 
-struct Keep<'s> {
+/// Collects samples, forwards progress, stops on non-finite states.
+#[allow(missing_debug_implementations)] // holds a `dyn SampleSink`
+pub struct Keep<'s> {
     sink: &'s mut dyn SampleSink,
     samples: Vec<(f64, Vec<f64>)>,
     stop: Option<FrontEndError>,
@@ -95,25 +101,30 @@ impl Observer for Keep<'_> {
     }
 }
 
-impl<F: Reduced + std::fmt::Debug> FrontEnd for ReducedFrontEnd<F> {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-
-    fn run(
+impl<F: Reduced> ReducedFrontEnd<F> {
+    /// Runs with `integrate` (an ODE or a partitioned integrator), then maps the
+    /// samples to absolute states.
+    fn run_with(
         &mut self,
         spec: &RunSpec<'_>,
         sink: &mut dyn SampleSink,
+        integrate: impl FnOnce(
+            &mut F,
+            &RunSpec<'_>,
+            usize,
+            &mut Keep<'_>,
+        ) -> (mbs_integrators::Info, Option<FrontEndError>),
     ) -> Result<RunStats, FrontEndError> {
         let y0 = self
             .sys
             .y_from_state(spec.initial)
             .map_err(|m| FrontEndError::invalid_input(format!("{}: {m}", self.name)))?;
-        // the integration plumbing takes y0 from a State: hand it the formulation's y
+        // the integration plumbing takes y0 = [q; v] from a State: hand it the
+        // formulation's y, split at its position part
         let mut s0 = spec.initial.clone();
-        let n_half = y0.len() / 2;
-        s0.q = DVector::from_column_slice(&y0[..n_half]);
-        s0.v = DVector::from_column_slice(&y0[n_half..]);
+        let nx = self.sys.n_positions(y0.len());
+        s0.q = DVector::from_column_slice(&y0[..nx]);
+        s0.v = DVector::from_column_slice(&y0[nx..]);
         let inner = RunSpec {
             initial: &s0,
             ..spec.clone()
@@ -125,15 +136,7 @@ impl<F: Reduced + std::fmt::Debug> FrontEnd for ReducedFrontEnd<F> {
             samples: Vec::new(),
             stop: None,
         };
-        // implicit rules: a Newton tolerance above the round-off of these right-hand
-        // sides (iterative or pseudo-inverse solves, ≈ 1e-12 relative)
-        let newton = mbs_integrators::NewtonParams {
-            rtol: 1e-10,
-            atol: 1e-10,
-            ..Default::default()
-        };
-        let (info, error) =
-            integrate_ode_with(&mut self.sys, &inner, self.project_every, newton, &mut keep);
+        let (info, error) = integrate(&mut self.sys, &inner, self.project_every, &mut keep);
         let mut stats = RunStats::from(info);
         let (iters, projections) = self.sys.counters();
         stats.multiplier_iterations = iters;
@@ -167,6 +170,32 @@ impl<F: Reduced + std::fmt::Debug> FrontEnd for ReducedFrontEnd<F> {
             return Err(e.with_stats(stats));
         }
         Ok(stats)
+    }
+}
+
+/// Implicit rules: a Newton tolerance above the round-off of these right-hand sides
+/// (iterative or pseudo-inverse solves, ≈ 1e-12 relative).
+fn newton() -> mbs_integrators::NewtonParams {
+    mbs_integrators::NewtonParams {
+        rtol: 1e-10,
+        atol: 1e-10,
+        ..Default::default()
+    }
+}
+
+impl<F: Reduced + std::fmt::Debug> FrontEnd for ReducedFrontEnd<F> {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn run(
+        &mut self,
+        spec: &RunSpec<'_>,
+        sink: &mut dyn SampleSink,
+    ) -> Result<RunStats, FrontEndError> {
+        self.run_with(spec, sink, |sys, spec, every, keep| {
+            integrate_ode_with(sys, spec, every, newton(), keep)
+        })
     }
 
     fn accelerations(&mut self, state: &State) -> Result<DVector<f64>, FrontEndError> {
@@ -242,7 +271,44 @@ impl Reduced for mbs_complement::NaturalPartitioning {
     fn y_from_state(&mut self, s: &State) -> Result<Vec<f64>, String> {
         Ok(self.state_to_y(s))
     }
+    fn n_positions(&self, _y_len: usize) -> usize {
+        self.n_q()
+    }
     fn state_from_y(&mut self, t: f64, y: &[f64]) -> Result<State, String> {
         Ok(self.to_state(t, y))
+    }
+}
+
+/// Natural partitioning: the two-stage staggered scheme (procedure 5.5.7) or central
+/// differences over its partitioned form, any other integrator over its ODE form.
+#[derive(Debug)]
+pub struct NaturalFrontEnd(ReducedFrontEnd<mbs_complement::NaturalPartitioning>);
+
+impl NaturalFrontEnd {
+    /// Wraps a natural-partitioning system (the hook applies its corrections).
+    pub fn new(name: String, model: Arc<Model>, sys: mbs_complement::NaturalPartitioning) -> Self {
+        Self(ReducedFrontEnd::new(name, model, sys, 1))
+    }
+}
+
+impl FrontEnd for NaturalFrontEnd {
+    fn name(&self) -> String {
+        self.0.name.clone()
+    }
+
+    fn run(
+        &mut self,
+        spec: &RunSpec<'_>,
+        sink: &mut dyn SampleSink,
+    ) -> Result<RunStats, FrontEndError> {
+        use crate::integrator::IntegratorChoice::{CentralDifference, Staggered};
+        let partitioned = matches!(spec.integrator, CentralDifference { .. } | Staggered { .. });
+        self.0.run_with(spec, sink, |sys, spec, every, keep| {
+            if partitioned {
+                integrate_partitioned(sys, spec, every, keep)
+            } else {
+                integrate_ode_with(sys, spec, every, newton(), keep)
+            }
+        })
     }
 }
