@@ -67,6 +67,10 @@ pub enum Error {
         /// Why.
         message: String,
     },
+    /// The initial state violates the constraints and no consistent state was found
+    /// near it (the message names the worst joint and its violation).
+    #[error("{0}")]
+    InconsistentInitialState(String),
     /// The simulation started but failed; the samples computed before the failure are
     /// in the failure's trajectory and can still be written.
     #[error("simulation failed: {}", .0.error)]

@@ -192,6 +192,9 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 files.extend(mbs::plot::write_plots(&traj, &out, &coords)?);
             }
             print_summary(&traj);
+            if let Some(a) = &traj.initial_assembly {
+                outln!("{a}");
+            }
             outln!("files:");
             for f in &files {
                 outln!("  {}", f.display());

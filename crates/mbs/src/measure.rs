@@ -163,3 +163,10 @@ impl Meter {
         }
     }
 }
+
+/// ‖Φ‖₂ and ‖Φ̇‖₂ of a state (as [`Meter::measure`]); NaN where they cannot be
+/// evaluated.
+pub fn violations(model: &Model, s: &State) -> (f64, f64) {
+    let m = Meter::new(model).measure(s, None);
+    (m.phi, m.phi_dot)
+}

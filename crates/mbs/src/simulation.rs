@@ -175,6 +175,35 @@ impl Simulation {
         }
     }
 
+    /// The initial state, brought onto the constraint manifold when it violates the
+    /// position or velocity constraints by more than 1e-10 (mass-orthogonal
+    /// projection, `mbs_alf::assemble`), with a line saying how far it moved. A state
+    /// with no consistent state nearby gives [`Error::InconsistentInitialState`],
+    /// naming the worst joint and its violation.
+    pub fn assembled_initial(&self) -> Result<(State, Option<String>), Error> {
+        let initial = self.initial();
+        let (phi, phi_dot) = crate::measure::violations(&self.model, &initial);
+        if phi <= 1e-10 && phi_dot <= 1e-10 || !(phi.is_finite() && phi_dot.is_finite()) {
+            return Ok((initial, None));
+        }
+        let model = std::sync::Arc::new(self.model.clone());
+        match mbs_alf::assemble(model, &initial, &mbs_alf::AssemblyParams::default()) {
+            Ok((s, r)) => Ok((
+                s,
+                Some(format!(
+                    "inconsistent initial state assembled: ‖Φ‖ {:.3e} → {:.3e}, ‖Φ̇‖ {:.3e} → {:.3e}; largest change of a position coordinate {:.3e}, of a velocity {:.3e}",
+                    r.phi_before,
+                    r.phi_after,
+                    r.phi_dot_before,
+                    r.phi_dot_after,
+                    r.position_change,
+                    r.velocity_change
+                )),
+            )),
+            Err(e) => Err(Error::InconsistentInitialState(e.to_string())),
+        }
+    }
+
     /// The output times.
     pub fn output_times(&self) -> Result<Vec<f64>, Error> {
         let t0 = self.initial.as_ref().map_or(0.0, |s| s.t);
@@ -260,7 +289,7 @@ impl Simulation {
         mut progress: impl FnMut(Progress),
     ) -> Result<Trajectory, Error> {
         let times = self.output_times()?;
-        let initial = self.initial();
+        let (initial, assembly) = self.assembled_initial()?;
         let spec = RunSpec {
             initial: &initial,
             integrator: self.integrator,
@@ -308,6 +337,7 @@ impl Simulation {
         let samples = std::mem::take(&mut rec.samples);
         let body_names = std::mem::take(&mut rec.body_names);
         let mut traj = self.trajectory(front_end.name(), body_names, samples, stats, wall_time);
+        traj.initial_assembly = assembly;
         if failure.is_none()
             && traj
                 .t
@@ -364,6 +394,7 @@ impl Simulation {
             stats,
             wall_time,
             failure: None,
+            initial_assembly: None,
         };
         let mut phi_dot_vecs = Vec::with_capacity(n);
         for s in samples {

@@ -65,6 +65,9 @@ pub struct Trajectory {
     pub wall_time: f64,
     /// Why the run stopped early, if it did.
     pub failure: Option<String>,
+    /// How far the initial state was moved onto the constraint manifold, if it was
+    /// inconsistent (see [`crate::Simulation::run`]).
+    pub initial_assembly: Option<String>,
 }
 
 impl Trajectory {
@@ -254,6 +257,7 @@ impl Trajectory {
             wall_time_s: self.wall_time,
             stats: self.stats,
             failure: self.failure.as_deref(),
+            initial_assembly: self.initial_assembly.as_deref(),
             summary: JsonSummary {
                 samples: self.len(),
                 energy_drift: self.energy_drift(),
@@ -347,6 +351,7 @@ struct JsonTrajectory<'a> {
     wall_time_s: f64,
     stats: RunStats,
     failure: Option<&'a str>,
+    initial_assembly: Option<&'a str>,
     summary: JsonSummary,
     t: &'a [f64],
     kinetic_energy: &'a [f64],
