@@ -91,10 +91,14 @@ pub fn build_front_end(method: &Method, model: &Model) -> Result<Box<dyn FrontEn
         }
         Method::NaturalPartitioning => {
             let model = Arc::new(model.clone());
-            let sys = mbs_complement::NaturalPartitioning::new(
-                model.clone(),
-                mbs_complement::NaturalParams::default(),
-            )
+            // Newton–Raphson correction of the cut-joint (and tree) constraints in the
+            // projection hook: the staggered scheme's O(h²) errors otherwise make
+            // closed loops drift apart (the vehicle's suspension loops diverge)
+            let params = mbs_complement::NaturalParams {
+                stabilization: mbs_complement::Stabilization::NewtonRaphson { tol: 1e-10 },
+                ..mbs_complement::NaturalParams::default()
+            };
+            let sys = mbs_complement::NaturalPartitioning::new(model.clone(), params)
             .map_err(|e| Error::Unsupported {
                 method: method.name().to_string(),
                 message: e.to_string(),
