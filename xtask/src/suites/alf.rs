@@ -18,6 +18,7 @@ pub fn run(ctx: &mut Ctx) -> Suite {
     four_bars(ctx, &mut s);
     five_link(ctx, &mut s);
     andrews(ctx, &mut s);
+    long_runs(ctx, &mut s);
     s.settle_status();
     s
 }
@@ -486,4 +487,77 @@ fn andrews(ctx: &mut Ctx, s: &mut Suite) {
     );
     s.tables.push(t);
     s.set("andrews", serde_json::Value::Array(data));
+}
+
+/// Peak resident memory of this process so far (VmHWM of /proc/self/status), in MiB.
+fn peak_rss_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024.0)
+}
+
+/// Long runs (robustness): the Cartesian pendulum for 10⁵ time units with ALF-INDEX3
+/// and the five-bar for 1000 s with ALF-DCA and projections. Output is sampled at a
+/// fixed number of points, so memory stays bounded whatever the length of the run;
+/// the peak resident memory of the bench process is reported after each run.
+fn long_runs(ctx: &mut Ctx, s: &mut Suite) {
+    let mut t = Table::new(
+        "alf_long_runs",
+        "Long runs — bounded constraint violation and energy drift",
+        &[
+            "run",
+            "t_end",
+            "max ‖Φ‖",
+            "max ‖Φ̇‖",
+            "final |ΔE|",
+            "drift ΔE",
+            "samples",
+            "wall [s]",
+            "peak RSS [MiB]",
+        ],
+    );
+    let runs = [
+        (
+            "cartesian-pendulum",
+            "alf-index3",
+            Trapezoidal { h: 0.01 },
+            ctx.pick(1e5, 1e3),
+        ),
+        (
+            "five-bar",
+            "alf-dca-proj",
+            mbs::IntegratorChoice::Rk45 {
+                rtol: 1e-6,
+                atol: 1e-6,
+            },
+            ctx.pick(1000.0, 50.0),
+        ),
+    ];
+    let mut data = Vec::new();
+    for (mech, method, integ, t_end) in runs {
+        let r = ctx.run(mech, method, integ, t_end, Sampling::Intervals(1000));
+        let rss = peak_rss_mib().map_or("—".into(), |m| fixed(m, 1));
+        t.row(vec![
+            format!("{mech} / {method} / {integ}"),
+            format!("{t_end}"),
+            r.cell(|tr| sci(tr.max_phi())),
+            r.cell(|tr| sci(tr.max_phi_dot())),
+            r.cell(|tr| sci(tr.energy_error().last().copied().unwrap_or(f64::NAN).abs())),
+            r.cell(|tr| drift_type(&tr.energy_error(), 1e-12).into()),
+            r.cell(|tr| tr.len().to_string()),
+            r.cell(|tr| fixed(tr.wall_time, 2)),
+            rss,
+        ]);
+        data.push(summary_json(&r));
+    }
+    t.note(
+        "Samples are kept at 1001 points per run, so the memory of a run does not grow with \
+         its length; peak RSS is the bench process's high-water mark after the run.",
+    );
+    if ctx.quick {
+        t.note("quick mode: 10³ time units and 50 s instead of 10⁵ and 1000 s.");
+    }
+    s.tables.push(t);
+    s.set("long_runs", serde_json::Value::Array(data));
 }
