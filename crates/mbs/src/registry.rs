@@ -38,109 +38,110 @@ fn not_implemented(method: &Method, krate: &str) -> Error {
 /// panic).
 pub fn build_front_end(method: &Method, model: &Model) -> Result<Box<dyn FrontEnd>, Error> {
     use crate::frontends::alf::{Index1FrontEnd, Index3FrontEnd, PenaltyFrontEnd};
-    let built: Option<Box<dyn FrontEnd>> = match method {
-        Method::Lagrange { .. } | Method::Alf { .. } => {
-            Index1FrontEnd::new(method, model).map(|f| Box::new(f) as Box<dyn FrontEnd>)
-        }
-        Method::AlfIndex3 { .. } => {
-            Index3FrontEnd::new(method, model).map(|f| Box::new(f) as Box<dyn FrontEnd>)
-        }
-        Method::Penalty { .. } => {
-            PenaltyFrontEnd::new(method, model).map(|f| Box::new(f) as Box<dyn FrontEnd>)
-        }
-        Method::AlfDca {
-            alpha,
-            mu,
-            omega,
-            max_iter,
-            projections,
-        } => {
-            let model = Arc::new(model.clone());
-            let params = mbs_dca::DcaParams {
-                alpha: *alpha,
-                mu: *mu,
-                omega: *omega,
-                max_iter: *max_iter,
-                projections: *projections,
-                ..mbs_dca::DcaParams::default()
-            };
-            let sys = mbs_dca::AlfDca::new(model.clone(), params);
-            let every = usize::from(*projections);
-            Some(Box::new(ReducedFrontEnd::new(
-                method.to_string(),
-                model,
-                sys,
-                every,
-            )))
-        }
-        Method::Hdca => {
-            let model = Arc::new(model.clone());
-            let sys = mbs_hdca::Hdca::new(model.clone(), mbs_hdca::HdcaParams::default()).map_err(
-                |e| Error::Unsupported {
-                    method: method.name().to_string(),
-                    message: e.to_string(),
-                },
-            )?;
-            // the hook renormalises the joint Euler parameters
-            Some(Box::new(ReducedFrontEnd::new(
-                method.to_string(),
-                model,
-                sys,
-                1,
-            )))
-        }
-        Method::NaturalPartitioning => {
-            let model = Arc::new(model.clone());
-            // Newton–Raphson correction of the cut-joint (and tree) constraints in the
-            // projection hook: the staggered scheme's O(h²) errors otherwise make
-            // closed loops drift apart (the vehicle's suspension loops diverge)
-            let params = mbs_complement::NaturalParams {
-                stabilization: mbs_complement::Stabilization::NewtonRaphson { tol: 1e-10 },
-                ..mbs_complement::NaturalParams::default()
-            };
-            let sys = mbs_complement::NaturalPartitioning::new(model.clone(), params)
-            .map_err(|e| Error::Unsupported {
-                method: method.name().to_string(),
-                message: e.to_string(),
-            })?;
-            Some(Box::new(NaturalFrontEnd::new(
-                method.to_string(),
-                model,
-                sys,
-            )))
-        }
-        Method::Complement {
-            kind,
-            stabilization,
-        } => {
-            let model = Arc::new(model.clone());
-            let params = mbs_complement::ComplementParams {
-                method: null_space_method(*kind),
-                stabilization: match *stabilization {
-                    Stabilization::None => mbs_complement::Stabilization::None,
-                    Stabilization::Baumgarte { alpha, beta } => {
-                        mbs_complement::Stabilization::Baumgarte { alpha, beta }
+    let built: Option<Box<dyn FrontEnd>> =
+        match method {
+            Method::Lagrange { .. } | Method::Alf { .. } => {
+                Index1FrontEnd::new(method, model).map(|f| Box::new(f) as Box<dyn FrontEnd>)
+            }
+            Method::AlfIndex3 { .. } => {
+                Index3FrontEnd::new(method, model).map(|f| Box::new(f) as Box<dyn FrontEnd>)
+            }
+            Method::Penalty { .. } => {
+                PenaltyFrontEnd::new(method, model).map(|f| Box::new(f) as Box<dyn FrontEnd>)
+            }
+            Method::AlfDca {
+                alpha,
+                mu,
+                omega,
+                max_iter,
+                projections,
+            } => {
+                let model = Arc::new(model.clone());
+                let params = mbs_dca::DcaParams {
+                    alpha: *alpha,
+                    mu: *mu,
+                    omega: *omega,
+                    max_iter: *max_iter,
+                    projections: *projections,
+                    ..mbs_dca::DcaParams::default()
+                };
+                let sys = mbs_dca::AlfDca::new(model.clone(), params);
+                let every = usize::from(*projections);
+                Some(Box::new(ReducedFrontEnd::new(
+                    method.to_string(),
+                    model,
+                    sys,
+                    every,
+                )))
+            }
+            Method::Hdca => {
+                let model = Arc::new(model.clone());
+                let sys = mbs_hdca::Hdca::new(model.clone(), mbs_hdca::HdcaParams::default())
+                    .map_err(|e| Error::Unsupported {
+                        method: method.name().to_string(),
+                        message: e.to_string(),
+                    })?;
+                // the hook renormalises the joint Euler parameters
+                Some(Box::new(ReducedFrontEnd::new(
+                    method.to_string(),
+                    model,
+                    sys,
+                    1,
+                )))
+            }
+            Method::NaturalPartitioning => {
+                let model = Arc::new(model.clone());
+                // Newton–Raphson correction of the cut-joint (and tree) constraints in the
+                // projection hook: the staggered scheme's O(h²) errors otherwise make
+                // closed loops drift apart (the vehicle's suspension loops diverge)
+                let params = mbs_complement::NaturalParams {
+                    stabilization: mbs_complement::Stabilization::NewtonRaphson { tol: 1e-10 },
+                    ..mbs_complement::NaturalParams::default()
+                };
+                let sys = mbs_complement::NaturalPartitioning::new(model.clone(), params).map_err(
+                    |e| Error::Unsupported {
+                        method: method.name().to_string(),
+                        message: e.to_string(),
+                    },
+                )?;
+                Some(Box::new(NaturalFrontEnd::new(
+                    method.to_string(),
+                    model,
+                    sys,
+                )))
+            }
+            Method::Complement {
+                kind,
+                stabilization,
+            } => {
+                let model = Arc::new(model.clone());
+                let params = mbs_complement::ComplementParams {
+                    method: null_space_method(*kind),
+                    stabilization: match *stabilization {
+                        Stabilization::None => mbs_complement::Stabilization::None,
+                        Stabilization::Baumgarte { alpha, beta } => {
+                            mbs_complement::Stabilization::Baumgarte { alpha, beta }
+                        }
+                        Stabilization::NewtonRaphson => {
+                            mbs_complement::Stabilization::NewtonRaphson { tol: 1e-10 }
+                        }
+                    },
+                    ..mbs_complement::ComplementParams::default()
+                };
+                let sys = mbs_complement::Complement::new(model.clone(), params).map_err(|e| {
+                    Error::Unsupported {
+                        method: method.name().to_string(),
+                        message: e.to_string(),
                     }
-                    Stabilization::NewtonRaphson => {
-                        mbs_complement::Stabilization::NewtonRaphson { tol: 1e-10 }
-                    }
-                },
-                ..mbs_complement::ComplementParams::default()
-            };
-            let sys = mbs_complement::Complement::new(model.clone(), params).map_err(|e| {
-                Error::Unsupported {
-                    method: method.name().to_string(),
-                    message: e.to_string(),
-                }
-            })?;
-            Some(Box::new(ReducedFrontEnd::new(
-                method.to_string(),
-                model,
-                sys,
-                1,
-            )))
-        }
-    };
+                })?;
+                Some(Box::new(ReducedFrontEnd::new(
+                    method.to_string(),
+                    model,
+                    sys,
+                    1,
+                )))
+            }
+        };
     built.ok_or_else(|| not_implemented(method, "mbs-alf"))
 }
 
