@@ -41,8 +41,8 @@ pub use leading::LeadingMatrix;
 pub use mechanism::MechanismDescriptor;
 pub use params::{AlfParams, Baumgarte, Formulation, Projection, ProjectionParams};
 pub use penalty::{
-    BaumgarteOde, InitialMultipliers, LambdaBackend, LambdaUpdate, PenaltyOde, PenaltyParams,
-    PenaltyStats, PenaltySystem, Violation,
+    BaumgarteOde, InitialMultipliers, LambdaBackend, LambdaUpdate, OneStagePenalty, PenaltyOde,
+    PenaltyParams, PenaltyStats, PenaltySystem, Violation,
 };
 pub use projection::{ProjectionInfo, ProjectionKind, Projector};
 pub use sparse_alf::SparseAlf;

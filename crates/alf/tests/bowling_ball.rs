@@ -11,46 +11,9 @@
 
 use std::sync::Arc;
 
+use mbs_alf::OneStagePenalty;
 use mbs_alf::penalty::{PenaltyParams, PenaltySystem};
-use mbs_integrators::{
-    CentralDifference, PartitionedSystem, StaggeredParams, SystemError, TwoStageStaggered,
-};
-
-/// Plain central difference of the penalty equations: the constraint forces of
-/// eq 5.5.5.2 are solved at every station from the lagged velocity (ω^n ≈ ω^{n−½}),
-/// with no second, implicit stage.
-struct PlainCentralDifference {
-    inner: PenaltySystem,
-    rho: f64,
-}
-
-impl PartitionedSystem for PlainCentralDifference {
-    fn dim_positions(&self) -> usize {
-        self.inner.dim_positions()
-    }
-    fn dim_velocities(&self) -> usize {
-        self.inner.dim_velocities()
-    }
-    fn accelerations(
-        &mut self,
-        t: f64,
-        x: &[f64],
-        v: &[f64],
-        a: &mut [f64],
-    ) -> Result<(), SystemError> {
-        self.inner.implicit_stage(t, x, v, self.rho)?;
-        self.inner.accelerations(t, x, v, a)
-    }
-    fn advance_positions(
-        &mut self,
-        x: &[f64],
-        v_half: &[f64],
-        h: f64,
-        x_out: &mut [f64],
-    ) -> Result<(), SystemError> {
-        self.inner.advance_positions(x, v_half, h, x_out)
-    }
-}
+use mbs_integrators::{CentralDifference, StaggeredParams, TwoStageStaggered};
 use mbs_mechanisms::chiou::{BowlingBallParams, bowling_ball};
 
 /// Largest |angular velocity| reached, or None if the run failed (non-finite).
@@ -58,10 +21,7 @@ fn max_omega(staggered: bool, h: f64, t_end: f64) -> (Option<f64>, f64) {
     let model = Arc::new(bowling_ball(&BowlingBallParams::with_offset()).unwrap());
     let sys = PenaltySystem::new(model, PenaltyParams::default()).unwrap();
     let (x0, v0) = sys.initial_state();
-    let mut sys = PlainCentralDifference {
-        inner: sys,
-        rho: 0.5 * h,
-    };
+    let mut sys = OneStagePenalty::new(sys, h);
     let (nx, nv) = (x0.len(), v0.len());
     struct Watch {
         nx: usize,

@@ -88,9 +88,11 @@
 mod core;
 mod lambda;
 mod ode;
+mod one_stage;
 mod system;
 
 pub use self::core::Violation;
 pub use lambda::LambdaBackend;
 pub use ode::{BaumgarteOde, PenaltyOde};
+pub use one_stage::OneStagePenalty;
 pub use system::{InitialMultipliers, LambdaUpdate, PenaltyParams, PenaltyStats, PenaltySystem};

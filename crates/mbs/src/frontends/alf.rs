@@ -8,8 +8,8 @@ use std::time::Instant;
 
 use mbs_alf::{
     AlfIndex3, AlfParams, Baumgarte, Formulation, Index1, Index3Params, InitialMultipliers,
-    LambdaBackend, MechanismDescriptor, PenaltyOde, PenaltyParams, PenaltySystem, Projection,
-    ProjectionParams, Rule,
+    LambdaBackend, MechanismDescriptor, OneStagePenalty, PenaltyOde, PenaltyParams, PenaltySystem,
+    Projection, ProjectionParams, Rule,
 };
 use mbs_integrators::{Observer, PartitionedSystem, SystemError};
 use mbs_model::{Layout, Model, State};
@@ -531,24 +531,24 @@ impl FrontEnd for PenaltyFrontEnd {
         let mut rec = Collect::new(sink, check);
         rec.split = Some(nx);
         let (result, lambdas, evals) = match spec.integrator {
-            IntegratorChoice::CentralDifference { h } | IntegratorChoice::Staggered { h } => {
-                let sys = PenaltySystem::new(self.model.clone(), self.params)
+            IntegratorChoice::CentralDifference { .. } | IntegratorChoice::Staggered { .. } => {
+                let mut sys = PenaltySystem::new(self.model.clone(), self.params)
                     .map_err(|e| Self::failed(s0.t, e))?;
                 let spec0 = RunSpec {
                     initial: &s0,
                     ..spec.clone()
                 };
-                // Plain central difference has no implicit stage: the constraint
-                // forces are solved (eq 5.5.5.2) at every station from the lagged
-                // velocity, so that both schemes integrate the same penalty equations.
-                let one_stage =
-                    matches!(spec.integrator, IntegratorChoice::CentralDifference { .. });
-                let mut sys = OneStage {
-                    inner: sys,
-                    rho: if one_stage { Some(0.5 * h) } else { None },
+                // plain central difference: the one-stage form (λ solved every station)
+                let r = match spec.integrator {
+                    IntegratorChoice::CentralDifference { h } => {
+                        let mut one = OneStagePenalty::new(sys, h);
+                        let r = integrate_partitioned(&mut one, &spec0, 1, &mut rec);
+                        sys = one.inner;
+                        r
+                    }
+                    _ => integrate_partitioned(&mut sys, &spec0, 1, &mut rec),
                 };
-                let r = integrate_partitioned(&mut sys, &spec0, 1, &mut rec);
-                (r, None, sys.inner.stats().evaluations)
+                (r, None, sys.stats().evaluations)
             }
             _ => {
                 let mut ode = PenaltyOde::new(self.model.clone(), self.params.epsilon)
@@ -634,55 +634,5 @@ impl FrontEnd for PenaltyFrontEnd {
             s.v.as_slice(),
             &dy[nx..nx + nv],
         ))
-    }
-}
-
-/// The penalty system for the partitioned integrators; with `rho` set (plain
-/// central difference) the constraint forces of eq 5.5.5.2 are solved before every
-/// acceleration evaluation, the one-stage form of Chiou's comparison (sec 7.4).
-struct OneStage {
-    inner: PenaltySystem,
-    rho: Option<f64>,
-}
-
-impl PartitionedSystem for OneStage {
-    fn dim_positions(&self) -> usize {
-        self.inner.dim_positions()
-    }
-    fn dim_velocities(&self) -> usize {
-        self.inner.dim_velocities()
-    }
-    fn accelerations(
-        &mut self,
-        t: f64,
-        x: &[f64],
-        v: &[f64],
-        a: &mut [f64],
-    ) -> Result<(), SystemError> {
-        if let Some(rho) = self.rho {
-            self.inner.implicit_stage(t, x, v, rho)?;
-        }
-        self.inner.accelerations(t, x, v, a)
-    }
-    fn advance_positions(
-        &mut self,
-        x: &[f64],
-        v_half: &[f64],
-        h: f64,
-        x_out: &mut [f64],
-    ) -> Result<(), SystemError> {
-        self.inner.advance_positions(x, v_half, h, x_out)
-    }
-    fn implicit_stage(
-        &mut self,
-        t: f64,
-        x: &[f64],
-        v_prev: &[f64],
-        rho: f64,
-    ) -> Result<(), SystemError> {
-        self.inner.implicit_stage(t, x, v_prev, rho)
-    }
-    fn project(&mut self, t: f64, x: &mut [f64], v: &mut [f64]) -> Result<bool, SystemError> {
-        self.inner.project(t, x, v)
     }
 }
