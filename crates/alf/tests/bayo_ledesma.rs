@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use mbs_alf::analytic::NaturalDoublePendulum;
+use mbs_alf::analytic::{MinimalDoublePendulum, NaturalDoublePendulum};
 use mbs_alf::{
     AlfIndex3, AlfParams, Descriptor, Formulation, Index1, Index3Params, Level,
     MechanismDescriptor, Projection, ProjectionParams, Rule,
@@ -40,6 +40,7 @@ fn implicit(rule: ImplicitRule, h: f64, project_every: usize, dim: usize) -> Imp
 /// descriptor) with the midpoint rule, projection every `every` steps (0: none).
 fn table1_run<D: Descriptor>(
     sys: D,
+    alf: AlfParams,
     y0: &[f64],
     every: usize,
     energy: &mut dyn FnMut(&[f64], &[f64]) -> (f64, f64),
@@ -50,7 +51,7 @@ fn table1_run<D: Descriptor>(
     } else {
         Projection::AugmentedLagrangian(ProjectionParams::default())
     };
-    let mut sys = Index1::new(sys, Formulation::Alf(AlfParams::default()), proj);
+    let mut sys = Index1::new(sys, Formulation::Alf(alf), proj);
     struct Watch<'a> {
         energy: &'a mut dyn FnMut(&[f64], &[f64]) -> (f64, f64),
         e0: f64,
@@ -84,42 +85,53 @@ fn table1_run<D: Descriptor>(
 /// Table 1: double pendulum from rest, horizontal, midpoint rule h = 0.001, 20 s,
 /// ALF-INDEX1 without projection and with projection every 100, 10 and 1 steps
 /// (paper: 0.0377 %, 0.0287 %, 0.0039 %, 0.0004 % of the maximum kinetic energy).
-/// The paper does not give g. Measured (max energy error, % of max kinetic energy):
 ///
-/// | projection | natural, g = 9.81 | natural, g = 1 | Euler parameters, g = 9.81 |
-/// |---|---|---|---|
-/// | none | 8.11e-2 | 1.66e-3 | 9.20e-2 |
-/// | every 100 | 7.21e-2 | 2.66e-3 | 5.79e-2 |
-/// | every 10 | 6.96e-3 | 4.11e-4 | 6.21e-3 |
-/// | every step | 7.85e-3 | 2.73e-4 | 8.61e-3 |
+/// **Choices** (the paper gives neither): g = 1 and the "standard A.L.F." of eq 8
+/// without the penalty damping terms (μ = Ω = 0). Why g = 1: the midpoint rule's own
+/// energy error on this motion, measured in minimal coordinates where the constraints
+/// hold exactly ([`MinimalDoublePendulum`]), is 5.95e-3 % at g = 9.81 and 2.33e-4 %
+/// at g = 1 — the paper's 0.0004 % with a projection every step is only reachable
+/// with g ≈ 1 (unit mass, unit length, unit gravity). Why μ = Ω = 0: with μ = 1,
+/// Ω = 10 the projection every 100 steps is *worse* than none (2.66e-3 % against
+/// 1.66e-3 % at g = 1) — each velocity projection after 100 steps of drift removes
+/// kinetic energy — so the paper's monotone column needs the undamped penalty system.
+/// Measured (max energy error, % of max kinetic energy, g = 1, μ = Ω = 0):
 ///
-/// With μ = Ω = 0 (no penalty damping in the unprojected runs) the Euler-parameter
-/// column falls monotonically, 3.57e-1 / 1.74e-2 / 1.05e-2 / 8.92e-3 %, while the
-/// natural-coordinate runs sit at the midpoint floor throughout (8.4e-3 … 8.2e-3 %).
+/// | projection | natural coordinates | Euler parameters |
+/// |---|---|---|
+/// | none | 3.49e-4 | 3.49e-3 |
+/// | every 100 | 2.82e-4 | 4.22e-4 |
+/// | every 10 | 2.62e-4 | 3.11e-4 |
+/// | every step | 2.48e-4 | 3.05e-4 |
+/// | midpoint floor (minimal coordinates) | 2.33e-4 | 2.33e-4 |
 ///
-/// Projections cut the error by an order of magnitude; once the constraint drift is
-/// projected out, the midpoint rule's own O(h²) energy error (≈ (hω)²/12 relative for
-/// the fastest rotation rate ω) is what remains, which is why every 10 and every step
-/// are alike. With g = 1 (the value of the paper's other pendulum example) the error
-/// with a projection every step is 2.7e-6 ≤ 1e-5 of the maximum kinetic energy.
+/// The same numbers to three digits for α = 1e5, 1e6, 1e7 and Newton tolerances
+/// 1e-8…1e-10. At g = 9.81 the projected runs sit at the midpoint floor too
+/// (7.8e-3 % natural, 9.1e-3 % Euler parameters against the floor's 5.95e-3 %).
 #[test]
 fn table1_projections_reduce_the_energy_error() {
-    let runs = |g: f64| -> Vec<f64> {
-        let nat = NaturalDoublePendulum::new(1.0, 1.0, g);
-        let (q0, v0) = nat.initial();
-        let y0: Vec<f64> = q0.iter().chain(v0.iter()).copied().collect();
-        [0usize, 100, 10, 1]
-            .iter()
-            .map(|&every| {
-                let probe = nat.clone();
-                let mut e = |q: &[f64], v: &[f64]| (probe.kinetic_energy(v), probe.energy(q, v));
-                table1_run(nat.clone(), &y0, every, &mut e)
-            })
-            .collect()
+    let (g, h, t_end) = (1.0, 1e-3, 20.0);
+    let alf = AlfParams {
+        mu: 0.0,
+        omega: 0.0,
+        ..AlfParams::default()
     };
-    let natural = runs(9.81);
-    let natural_g1 = runs(1.0);
-    let model = Arc::new(double_pendulum(&ChainParams::default()).unwrap());
+    let nat = NaturalDoublePendulum::new(1.0, 1.0, g);
+    let (q0, v0) = nat.initial();
+    let y0: Vec<f64> = q0.iter().chain(v0.iter()).copied().collect();
+    let natural: Vec<f64> = [0usize, 100, 10, 1]
+        .iter()
+        .map(|&every| {
+            let probe = nat.clone();
+            let mut e = |q: &[f64], v: &[f64]| (probe.kinetic_energy(v), probe.energy(q, v));
+            table1_run(nat.clone(), alf.clone(), &y0, every, &mut e)
+        })
+        .collect();
+    let params = ChainParams {
+        gravity: g,
+        ..ChainParams::default()
+    };
+    let model = Arc::new(double_pendulum(&params).unwrap());
     let mut absolute = Vec::new();
     for every in [0usize, 100, 10, 1] {
         let desc = MechanismDescriptor::new(model.clone());
@@ -127,21 +139,45 @@ fn table1_projections_reduce_the_energy_error() {
         let y0: Vec<f64> = q0.iter().chain(v0.iter()).copied().collect();
         let mut probe = MechanismDescriptor::new(model.clone());
         let mut e = |q: &[f64], v: &[f64]| energy(&mut probe, q, v);
-        absolute.push(table1_run(desc, &y0, every, &mut e));
+        absolute.push(table1_run(desc, alf.clone(), &y0, every, &mut e));
     }
+    let floor = |g: f64| {
+        MinimalDoublePendulum {
+            mass: 1.0,
+            length: 1.0,
+            g,
+        }
+        .midpoint_energy_error(h, t_end)
+    };
+    let (floor_g1, floor_g981) = (floor(g), floor(9.81));
     for (k, every) in ["none", "100", "10", "1"].iter().enumerate() {
         eprintln!(
-            "projection every {every:>4}: natural {:.3e} %, natural g=1 {:.3e} %, Euler parameters {:.3e} %",
+            "projection every {every:>4}: natural {:.3e} %, Euler parameters {:.3e} %",
             100.0 * natural[k],
-            100.0 * natural_g1[k],
             100.0 * absolute[k]
         );
     }
+    eprintln!(
+        "midpoint floor (minimal coordinates): g = 1 {:.3e} %, g = 9.81 {:.3e} %",
+        100.0 * floor_g1,
+        100.0 * floor_g981
+    );
     for errs in [&natural, &absolute] {
-        assert!(errs[1] < errs[0] && errs[2] < errs[1], "{errs:?}");
-        assert!(errs[3] < 0.2 * errs[0], "{errs:?}");
+        // falls as the projection frequency rises …
+        assert!(errs.windows(2).all(|w| w[1] < w[0]), "{errs:?}");
+        // … to ≤ 1e-5 of the maximum kinetic energy with a projection every step …
+        assert!(errs[3] <= 1e-5, "{errs:?}");
+        // … which is the midpoint rule's own error on the exact motion.
+        assert!(
+            errs[3] < 1.5 * floor_g1 && errs[3] > 0.9 * floor_g1,
+            "{errs:?} {floor_g1}"
+        );
     }
-    assert!(natural_g1[3] <= 1e-5, "{natural_g1:?}");
+    // The midpoint rule alone misses 1e-5 at g = 9.81: the paper's figures imply g ≈ 1.
+    assert!(
+        floor_g981 > 2e-5 && floor_g1 < 5e-6,
+        "{floor_g981} {floor_g1}"
+    );
 }
 
 fn bob_radius(q: &[f64]) -> f64 {

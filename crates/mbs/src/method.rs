@@ -246,6 +246,15 @@ pub(crate) fn parse_f64(element: &str, key: &str, v: &str, positive: bool) -> Re
     }
 }
 
+/// A finite number ≥ 0 (μ, Ω: a negative value would make the penalty system of
+/// Bayo–Ledesma eq 5 unstable).
+fn parse_non_negative(element: &str, key: &str, v: &str) -> Result<f64, Error> {
+    match parse_f64(element, key, v, false)? {
+        x if x >= 0.0 => Ok(x),
+        x => Err(Error::param(element, key, "must not be negative", x)),
+    }
+}
+
 pub(crate) fn parse_usize(element: &str, key: &str, v: &str) -> Result<usize, Error> {
     v.parse::<usize>()
         .map_err(|_| Error::param(element, key, "must be a non-negative integer", v))
@@ -498,10 +507,10 @@ impl Method {
                 "alpha",
             ) => *alpha = parse_f64(el, key, value, true)?,
             (Method::Alf { mu, .. } | Method::AlfDca { mu, .. }, "mu") => {
-                *mu = parse_f64(el, key, value, false)?
+                *mu = parse_non_negative(el, key, value)?
             }
             (Method::Alf { omega, .. } | Method::AlfDca { omega, .. }, "omega") => {
-                *omega = parse_f64(el, key, value, false)?
+                *omega = parse_non_negative(el, key, value)?
             }
             (
                 Method::Alf { max_iter, .. }
@@ -643,5 +652,14 @@ mod tests {
         assert!(e.contains("mu") && e.contains("epsilon"), "{e}");
         let e = "alf:alpha".parse::<Method>().unwrap_err().to_string();
         assert!(e.contains("key=value"), "{e}");
+        let e = "alf-index1:omega=-2"
+            .parse::<Method>()
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("omega") && e.contains("-2") && e.contains("negative"),
+            "{e}"
+        );
+        assert!("alf-index1:mu=0:omega=0".parse::<Method>().is_ok());
     }
 }
