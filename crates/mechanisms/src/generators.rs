@@ -119,6 +119,25 @@ fn link_inertia(p: &GeneratorParams) -> Matrix3<f64> {
     rod_inertia(p.mass, p.length, crate::bayo_ledesma::ROD_AXIAL_FRACTION)
 }
 
+/// Size check of the generators: `value ≥ min`, or an error naming the generator.
+fn at_least(
+    generator: &str,
+    parameter: &'static str,
+    value: usize,
+    min: usize,
+) -> Result<(), ModelError> {
+    if value >= min {
+        Ok(())
+    } else {
+        Err(ModelError::InvalidParameter {
+            element: generator.to_string(),
+            parameter,
+            requirement: ["at least 0", "at least 1", "at least 2"][min.min(2)],
+            value: value as f64,
+        })
+    }
+}
+
 /// An open chain of `n ≥ 1` links with default [`GeneratorParams`]; see
 /// [`open_chain_with`].
 pub fn open_chain(n: usize, joint: ChainJoint) -> Result<Model, ModelError> {
@@ -135,7 +154,7 @@ pub fn open_chain_with(
     joint: ChainJoint,
     p: &GeneratorParams,
 ) -> Result<Model, ModelError> {
-    assert!(n >= 1, "open_chain needs at least one body");
+    at_least("open_chain", "bodies n", n, 1)?;
     let mut b = ModelBuilder::new(format!("open-chain-{}-{n}", joint_label(joint)));
     b.gravity(Vector3::new(0.0, -p.gravity, 0.0));
     let inertia = link_inertia(p);
@@ -187,7 +206,7 @@ pub fn closed_loop(n: usize) -> Result<Model, ModelError> {
 /// (0, 0, 0) and (length, 0, 0)); the HDCA test cases 1 and 2 are n = 4 and 8. From
 /// rest. Grübler n − 5, planar mobility n − 2, 3 redundant constraints.
 pub fn closed_loop_with(n: usize, p: &GeneratorParams) -> Result<Model, ModelError> {
-    assert!(n >= 2, "closed_loop needs at least two bodies");
+    at_least("closed_loop", "bodies n", n, 2)?;
     let mut b = ModelBuilder::new(format!("closed-loop-{n}"));
     b.gravity(Vector3::new(0.0, -p.gravity, 0.0));
     let v = crate::alf_dca::hanging_polygon(n + 1, p.length);
@@ -217,7 +236,7 @@ pub fn loop_ladder(k: usize) -> Result<Model, ModelError> {
 /// from the vertical (parallelograms), so the ladder is not in equilibrium; from rest.
 /// 3k bodies, 4k joints: Grübler −2k, planar mobility k, 3k redundant constraints.
 pub fn loop_ladder_with(k: usize, p: &GeneratorParams) -> Result<Model, ModelError> {
-    assert!(k >= 1, "loop_ladder needs at least one loop");
+    at_least("loop_ladder", "loops k", k, 1)?;
     let mut b = ModelBuilder::new(format!("loop-ladder-{k}"));
     b.gravity(Vector3::new(0.0, -p.gravity, 0.0));
     let inertia = link_inertia(p);
@@ -375,7 +394,7 @@ const TREE_KINDS: [JointKind; 5] = [
 /// random orientations; random joint rates in \[−1, 1\] give a consistent initial
 /// velocity. Gravity 9.81 m/s² along −y. No loops, so none redundant.
 pub fn random_tree(seed: u64, n: usize) -> Result<Model, ModelError> {
-    assert!(n >= 1, "random_tree needs at least one body");
+    at_least("random_tree", "bodies n", n, 1)?;
     let mut rng = SplitMix64::new(seed);
     let mut b = ModelBuilder::new(format!("random-tree-{seed}-{n}"));
     b.gravity(Vector3::new(0.0, -9.81, 0.0));
@@ -430,7 +449,7 @@ const LOOP_KINDS: [JointKind; 4] = [
 /// closure's velocity equations (point velocity zero; for a revolute closure also ω of
 /// the last body parallel to the axis), so Φ = 0 and Φ̇ = 0. Gravity 9.81 m/s² along −y.
 pub fn random_loop_mechanism(seed: u64, n: usize) -> Result<Model, ModelError> {
-    assert!(n >= 2, "random_loop_mechanism needs at least two bodies");
+    at_least("random_loop_mechanism", "bodies n", n, 2)?;
     let mut rng = SplitMix64::new(seed);
     let mut b = ModelBuilder::new(format!("random-loop-{seed}-{n}"));
     b.gravity(Vector3::new(0.0, -9.81, 0.0));
@@ -525,6 +544,19 @@ pub fn random_loop_mechanism(seed: u64, n: usize) -> Result<Model, ModelError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn too_small_sizes_are_errors_not_panics() {
+        let e = closed_loop(1).unwrap_err().to_string();
+        assert!(
+            e.contains("closed_loop") && e.contains("at least 2") && e.contains('1'),
+            "{e}"
+        );
+        assert!(open_chain(0, ChainJoint::Revolute).is_err());
+        assert!(loop_ladder(0).is_err());
+        assert!(random_tree(1, 0).is_err());
+        assert!(random_loop_mechanism(1, 1).is_err());
+    }
 
     #[test]
     fn splitmix_is_deterministic_and_uniform_enough() {
