@@ -125,6 +125,7 @@ fn solves_do_not_allocate() {
         skkt.factorize(&mv, &jv).unwrap();
         skkt.solve(&mut rhs_nm).unwrap();
         for pcg in pcgs.iter_mut() {
+            pcg.refresh_preconditioner();
             pcg.schur_rhs(&c, &d, &mut b).unwrap();
             lambda.iter_mut().for_each(|v| *v = 0.0);
             pcg.solve(&b, &mut lambda).unwrap();

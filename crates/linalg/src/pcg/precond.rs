@@ -38,6 +38,19 @@ pub(crate) struct PrecondData {
     inv_diag: Vec<f64>,
     blocks: Vec<f64>,
     pub(crate) fallbacks: usize,
+    /// Scratch of [`Self::refresh`], sized at construction so that a refresh (once per
+    /// right-hand side of the penalty formulation) does not allocate.
+    scratch: Scratch,
+}
+
+/// Work arrays of one joint's block: `M*_ii`, the rows of `G`, `I − V_i` and its
+/// Cholesky test copy.
+#[derive(Debug, Clone)]
+struct Scratch {
+    mstar: Vec<f64>,
+    g: Vec<f64>,
+    work: Vec<f64>,
+    test: Vec<f64>,
 }
 
 impl PrecondData {
@@ -51,6 +64,12 @@ impl PrecondData {
                 Vec::new()
             },
             fallbacks: 0,
+            scratch: Scratch {
+                mstar: vec![0.0; op.rmax * op.rmax],
+                g: vec![0.0; op.dmax * op.rmax],
+                work: vec![0.0; op.rmax * op.rmax],
+                test: vec![0.0; op.rmax * op.rmax],
+            },
         };
         data.refresh(op);
         data
@@ -63,9 +82,12 @@ impl PrecondData {
         }
         let rmax = op.rmax;
         let rho2 = op.rho * op.rho;
-        let mut mstar = vec![0.0; rmax * rmax];
-        let mut g = vec![0.0; op.dmax * rmax];
-        let mut work = vec![0.0; rmax * rmax];
+        let Scratch {
+            mstar,
+            g,
+            work,
+            test,
+        } = &mut self.scratch;
         self.fallbacks = 0;
         for i in 0..op.num_joints() {
             let r = op.joint_dim[i];
@@ -114,8 +136,8 @@ impl PrecondData {
                 }
                 let blk = &mut self.blocks[i * rmax * rmax..(i + 1) * rmax * rmax];
                 blk.iter_mut().for_each(|v| *v = 0.0);
-                let mut test = work.clone();
-                let spd = small_cholesky(&mut test, r, rmax).is_ok();
+                test.copy_from_slice(work);
+                let spd = small_cholesky(test, r, rmax).is_ok();
                 for a in 0..r {
                     for c in 0..r {
                         let sa = self.inv_diag[i * rmax + a].sqrt();
