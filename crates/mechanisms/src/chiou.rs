@@ -289,6 +289,11 @@ impl BowlingBallParams {
 /// the thesis' 2/5 m a² also with the offset. Markers `centre` (geometric centre) and
 /// `contact-plane`, `track` on ground. Expected figures: Grübler 6 − 2 = 4 (position
 /// level), velocity-level freedom 4 − 2 = 2, none redundant.
+///
+/// This is the centroidal Newton–Euler form. The thesis writes eqs 7.4.1–7.4.7 about
+/// the geometric centre (5 velocities, the offset mass coupling translation and
+/// rotation in M); that form is `mbs_alf::penalty::bowling_ball`, which gives the
+/// same motion when its J about the centre is J_c + m(r₀² I − ρρᵀ).
 pub fn bowling_ball(p: &BowlingBallParams) -> Result<Model, ModelError> {
     let name = if p.offset == 0.0 {
         "bowling-ball"
