@@ -122,6 +122,8 @@ pub struct Adams {
     kold: usize,
     t: f64,
     info: Info,
+    /// State component with the largest weighted error in the last error test.
+    err_component: Option<usize>,
     starter: EmbeddedRk,
 }
 
@@ -162,6 +164,7 @@ impl Adams {
             kold: 0,
             t: 0.0,
             info: Info::default(),
+            err_component: None,
             starter: EmbeddedRk::rk45(n, sp),
         }
     }
@@ -176,6 +179,12 @@ impl Adams {
     /// Statistics.
     pub fn info(&self) -> Info {
         self.info
+    }
+    /// The state component whose weighted error was largest in the last error test
+    /// (the one that limits the step; after [`Error::StepSizeUnderflow`] the one that
+    /// made the step collapse). `None` before the first test.
+    pub fn error_component(&self) -> Option<usize> {
+        self.err_component
     }
     /// Order used in the last accepted step.
     pub fn last_order(&self) -> usize {
@@ -278,6 +287,7 @@ impl Adams {
         let rtol = self.params.rtol.max(100.0 * crate::common::EPS);
 
         self.info = Info::default();
+        self.err_component = None;
         self.t = t0;
         self.y.copy_from_slice(y0);
         let mut cursor = OutCursor::default();
@@ -400,10 +410,14 @@ impl Adams {
             // Error estimates (STEP block 2). Φ^p_k = fp − sum,
             // Φ^p_{k−1} = Φ^p_k + β_{k−1}Φ_{k−1}, Φ^p_{k−2} = Φ^p_{k−1} + β_{k−2}Φ_{k−2}.
             let (mut erk, mut erkm1, mut erkm2) = (0.0f64, 0.0f64, 0.0f64);
+            let mut worst = 0usize;
             for i in 0..n {
                 let d = self.fp[i] - self.sum[i];
                 let inv = 1.0 / self.wt[i];
-                erk = erk.max((d * inv).abs());
+                let ei = (d * inv).abs();
+                if ei > erk {
+                    (erk, worst) = (ei, i);
+                }
                 if k >= 2 {
                     let d1 = d + self.beta[k - 1] * self.phi[k - 1][i];
                     erkm1 = erkm1.max((d1 * inv).abs());
@@ -413,6 +427,7 @@ impl Adams {
                     }
                 }
             }
+            self.err_component = Some(worst);
             let finite = erk.is_finite() && all_finite(&self.p);
             if k >= 3 {
                 erkm2 *= absh * self.sig[k - 1] * self.gstar[k - 2];

@@ -213,6 +213,8 @@ pub struct EmbeddedRk {
     e: Vec<f64>,
     t: f64,
     info: Info,
+    /// State component with the largest weighted error in the last error test.
+    err_component: Option<usize>,
 }
 
 impl EmbeddedRk {
@@ -231,6 +233,7 @@ impl EmbeddedRk {
             e: vec![0.0; n],
             t: 0.0,
             info: Info::default(),
+            err_component: None,
         }
     }
     /// Dormand–Prince 5(4) (`ode45`).
@@ -260,6 +263,12 @@ impl EmbeddedRk {
     /// Statistics of the last (or current) integration.
     pub fn info(&self) -> Info {
         self.info
+    }
+    /// The state component whose weighted error was largest in the last error test
+    /// (the one that limits the step; after [`Error::StepSizeUnderflow`] the one that
+    /// made the step collapse). `None` before the first test and with a fixed step.
+    pub fn error_component(&self) -> Option<usize> {
+        self.err_component
     }
 
     /// Integrate `y' = f(t, y)` from `(t0, y0)` to `t_end`.
@@ -297,6 +306,7 @@ impl EmbeddedRk {
         }
 
         self.info = Info::default();
+        self.err_component = None;
         self.t = t0;
         self.y.copy_from_slice(y0);
         let mut cursor = OutCursor::default();
@@ -403,13 +413,17 @@ impl EmbeddedRk {
                         }
                     }
                 }
-                let mut err: f64 = 0.0;
+                let (mut err, mut worst): (f64, usize) = (0.0, 0);
                 for i in 0..n {
                     let sc = (rtol * self.y[i].abs().max(self.y_new[i].abs()))
                         .max(self.params.atol.get(i))
                         .max(f64::MIN_POSITIVE);
-                    err = err.max((self.e[i] / sc).abs());
+                    let ei = (self.e[i] / sc).abs();
+                    if ei > err {
+                        (err, worst) = (ei, i);
+                    }
                 }
+                self.err_component = Some(worst);
                 err *= absh;
                 if finite && err <= 1.0 {
                     break err;

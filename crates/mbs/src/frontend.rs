@@ -33,6 +33,10 @@ pub struct RunSpec<'a> {
     /// A coordinate or velocity beyond this magnitude means the run diverged: stop
     /// with a [`FrontEndErrorKind::Failed`] error naming the body.
     pub divergence_limit: f64,
+    /// Largest number of steps (accepted + rejected) an adaptive integrator may take;
+    /// beyond it the run stops with a [`FrontEndErrorKind::Failed`] "step limit" error
+    /// (fixed-step integrators take (t_end − t₀)/h steps and ignore it).
+    pub max_steps: usize,
 }
 
 /// One output sample.

@@ -103,6 +103,10 @@ struct Common {
     /// Number of output intervals (samples − 1).
     #[arg(long, default_value_t = 200)]
     samples: usize,
+    /// Largest number of steps of an adaptive integrator before the run stops with a
+    /// "step limit reached" error.
+    #[arg(long, default_value_t = mbs::frontends::DEFAULT_MAX_STEPS)]
+    max_steps: usize,
     /// No progress bar.
     #[arg(long, short = 'q')]
     quiet: bool,
@@ -115,7 +119,8 @@ impl Common {
         let sim = Simulation::load(&self.model)?
             .integrator(integrator)
             .t_end(self.t_end)
-            .samples(self.samples);
+            .samples(self.samples)
+            .max_steps(self.max_steps);
         sim.output_times()?;
         Ok(sim)
     }

@@ -79,6 +79,11 @@ pub enum Method {
         baumgarte: Option<(f64, f64)>,
         /// Projection period in accepted steps (0 = never).
         projection_every: usize,
+        /// Strict KKT solve (`strict=true`): dependent constraint rows (redundant
+        /// constraints, singular configurations) stop the run with an error naming the
+        /// joints and the time, instead of the default least-squares (min-norm) solve
+        /// that handles them.
+        strict: bool,
     },
     /// Augmented Lagrangian, index 1 (Bayo–Ledesma eqs 5–8): penalty α, damping ratio μ,
     /// natural frequency Ω, multiplier iterations up to `max_iter` or until the change
@@ -295,14 +300,17 @@ impl Method {
             "lagrange" => Method::Lagrange {
                 baumgarte: None,
                 projection_every: 0,
+                strict: false,
             },
             "lagrange-baumgarte" | "baumgarte" => Method::Lagrange {
                 baumgarte: Some((10.0, 10.0)),
                 projection_every: 0,
+                strict: false,
             },
             "lagrange-projection" => Method::Lagrange {
                 baumgarte: None,
                 projection_every: 1,
+                strict: false,
             },
             "alf" => alf(0),
             "alf-index1" => alf(1),
@@ -353,6 +361,7 @@ impl Method {
             Method::Lagrange {
                 baumgarte: None,
                 projection_every,
+                ..
             } => {
                 if *projection_every == 1 {
                     "lagrange-projection"
@@ -404,8 +413,12 @@ impl Method {
             Method::Lagrange {
                 baumgarte,
                 projection_every,
+                strict,
             } => {
-                let mut v = vec![("every", projection_every.to_string())];
+                let mut v = vec![
+                    ("every", projection_every.to_string()),
+                    ("strict", strict.to_string()),
+                ];
                 if let Some((a, b)) = baumgarte {
                     v.push(("alpha_hat", f(*a)));
                     v.push(("beta_hat", f(*b)));
@@ -492,6 +505,7 @@ impl Method {
                 },
                 "every",
             ) => *projection_every = parse_usize(el, key, value)?,
+            (Method::Lagrange { strict, .. }, "strict") => *strict = parse_bool(el, key, value)?,
             (Method::Lagrange { baumgarte, .. }, "alpha_hat") => {
                 let a = parse_f64(el, key, value, false)?;
                 *baumgarte = Some((a, baumgarte.map_or(a, |b| b.1)));
@@ -634,9 +648,14 @@ mod tests {
             m,
             Method::Lagrange {
                 baumgarte: Some((5.0, 3.0)),
-                projection_every: 0
+                projection_every: 0,
+                strict: false
             }
         );
+        assert_eq!(m.to_string().parse::<Method>().unwrap(), m);
+        let m: Method = "lagrange:strict=true".parse().unwrap();
+        assert!(matches!(m, Method::Lagrange { strict: true, .. }));
+        assert_eq!(m.to_string(), "lagrange:strict=true");
         assert_eq!(m.to_string().parse::<Method>().unwrap(), m);
         let m: Method = "complement-svd:stab=baumgarte".parse().unwrap();
         assert_eq!(m.to_string().parse::<Method>().unwrap(), m);

@@ -80,6 +80,7 @@ pub struct Simulation {
     sampling: Sampling,
     initial: Option<State>,
     divergence_limit: f64,
+    max_steps: usize,
 }
 
 impl Simulation {
@@ -94,6 +95,7 @@ impl Simulation {
             sampling: Sampling::Intervals(200),
             initial: None,
             divergence_limit: 1e8,
+            max_steps: crate::frontends::DEFAULT_MAX_STEPS,
         }
     }
 
@@ -147,6 +149,19 @@ impl Simulation {
     /// magnitude (default 1e8).
     pub fn divergence_limit(mut self, limit: f64) -> Self {
         self.divergence_limit = limit;
+        self
+    }
+
+    /// An adaptive integrator may take at most `steps` steps (accepted + rejected;
+    /// default [`crate::frontends::DEFAULT_MAX_STEPS`]); beyond that the run stops with a
+    /// "step limit reached" failure naming the state component that limited the
+    /// step, so a run whose tolerances cannot be met with steps of reasonable size
+    /// ends in bounded time. Once 10 000 steps (or a tenth of the limit) are done, a
+    /// run whose step count extrapolates linearly in time to more than twice the
+    /// limit stops right away with the same kind of failure. Fixed-step integrators
+    /// ignore it.
+    pub fn max_steps(mut self, steps: usize) -> Self {
+        self.max_steps = steps;
         self
     }
 
@@ -296,6 +311,7 @@ impl Simulation {
             t_end: self.t_end,
             output_times: &times,
             divergence_limit: self.divergence_limit,
+            max_steps: self.max_steps,
         };
         let mut rec = Recorder {
             samples: Vec::with_capacity(times.len()),
@@ -305,12 +321,15 @@ impl Simulation {
             limit: self.divergence_limit,
             diverged: None,
             body_names: self.model.bodies().iter().map(|b| b.name.clone()).collect(),
+            stopped: None,
+            steps: 0,
+            step_limit: self.integrator.is_adaptive().then_some(self.max_steps),
         };
         let start = Instant::now();
         let result = front_end.run(&spec, &mut rec);
         let elapsed = start.elapsed().as_secs_f64();
         let (stats, failure) = match result {
-            Ok(stats) => match rec.diverged.take() {
+            Ok(stats) => match rec.diverged.take().or(rec.stopped.take()) {
                 Some(e) => (stats, Some(e.with_stats(stats))),
                 None => (stats, None),
             },
@@ -444,9 +463,43 @@ struct Recorder<'p, P: FnMut(Progress)> {
     limit: f64,
     diverged: Option<FrontEndError>,
     body_names: Vec<String>,
+    /// The step-rate check stopped the run (samples are still recorded).
+    stopped: Option<FrontEndError>,
+    /// Accepted steps so far.
+    steps: usize,
+    /// The step limit of an adaptive integrator (`None`: fixed step).
+    step_limit: Option<usize>,
 }
 
+/// Accepted steps after which [`Recorder`] starts extrapolating the step count (a
+/// tenth of the limit if that is smaller).
+const STEP_RATE_CHECK_AFTER: usize = 10_000;
+
 impl<P: FnMut(Progress)> Recorder<'_, P> {
+    /// An adaptive run whose steps so far extrapolate (linearly in time) to more than
+    /// twice the step limit stops now rather than at the limit: the same failure,
+    /// reported after a fraction of the work (a tolerance below the method's
+    /// round-off, or a step pinned by a singularity, would otherwise run for minutes).
+    fn check_step_rate(&self, t: f64) -> Option<FrontEndError> {
+        let limit = self.step_limit?;
+        let after = STEP_RATE_CHECK_AFTER.min(limit / 10).max(100);
+        if self.steps < after || !self.steps.is_multiple_of(100) {
+            return None;
+        }
+        let done = (t - self.t0) / (self.t_end - self.t0);
+        let projected = self.steps as f64 / done.max(f64::MIN_POSITIVE);
+        (projected > 2.0 * limit as f64).then(|| {
+            FrontEndError::failed(
+                t,
+                format!(
+                    "step limit reached: {} steps covered {:.3}% of [t0, t_end]; at this rate the run needs about {projected:.1e} steps, more than the limit {limit} (raise it with `Simulation::max_steps` / `--max-steps`, or loosen the tolerances)",
+                    self.steps,
+                    100.0 * done
+                ),
+            )
+        })
+    }
+
     /// The first body whose coordinates are non-finite or beyond the limit.
     fn check(&self, s: &State) -> Option<FrontEndError> {
         let nq = SAMPLE_LAYOUT.q_per_body();
@@ -494,6 +547,15 @@ impl<P: FnMut(Progress)> SampleSink for Recorder<'_, P> {
 
     fn step(&mut self, t: f64) -> ControlFlow<()> {
         if self.diverged.is_some() {
+            return ControlFlow::Break(());
+        }
+        if self.stopped.is_some() {
+            return ControlFlow::Break(());
+        }
+        self.steps += 1;
+        if let Some(e) = self.check_step_rate(t) {
+            // samples still arrive after this (front-ends deliver them at the end)
+            self.stopped = Some(e);
             return ControlFlow::Break(());
         }
         (self.progress)(Progress {

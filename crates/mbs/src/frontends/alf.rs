@@ -21,7 +21,9 @@ use crate::frontend::{
 use crate::integrator::IntegratorChoice;
 use crate::method::{Method, PenaltyBackend};
 
-use super::{DivergenceCheck, integrate_ode, integrate_ode_with, integrate_partitioned};
+use super::{
+    DivergenceCheck, body_state_label, integrate_ode, integrate_ode_with, integrate_partitioned,
+};
 
 /// Lagrange or ALF index-1 (Bayo–Ledesma eqs 4, 8) with optional projections.
 #[derive(Debug)]
@@ -42,12 +44,13 @@ impl Index1FrontEnd {
             Method::Lagrange {
                 baumgarte,
                 projection_every,
+                strict,
             } => (
                 Formulation::Lagrange {
                     baumgarte: baumgarte.map(|(alpha, beta)| Baumgarte { alpha, beta }),
                     // redundant constraints (every planar loop in 3-D) need the
-                    // least-squares KKT solve
-                    min_norm: true,
+                    // least-squares KKT solve; the strict one reports them
+                    min_norm: !strict,
                 },
                 if projection_every > 0 {
                     Projection::Kkt(ProjectionParams::default())
@@ -165,13 +168,17 @@ impl FrontEnd for Index1FrontEnd {
                 let mut p = Partitioned(&mut self.sys, DVector::zeros(n));
                 integrate_partitioned(&mut p, spec, self.project_every, &mut rec)
             }
-            _ => integrate_ode_with(
-                &mut self.sys,
-                spec,
-                self.project_every,
-                self.newton.clone(),
-                &mut rec,
-            ),
+            _ => {
+                let names = body_names(&self.model);
+                integrate_ode_with(
+                    &mut NonFiniteDiagnosis(&mut self.sys),
+                    spec,
+                    self.project_every,
+                    self.newton.clone(),
+                    &|i| body_state_label(&names, i),
+                    &mut rec,
+                )
+            }
         };
         let elapsed = start.elapsed().as_secs_f64();
         let s1 = self.sys.stats();
@@ -577,7 +584,9 @@ impl FrontEnd for PenaltyFrontEnd {
                     initial: &init,
                     ..spec.clone()
                 };
-                let r = integrate_ode(&mut ode, &spec0, 1, &mut rec);
+                let names = body_names(&self.model);
+                let label = |i: usize| penalty_state_label(&names, i);
+                let r = integrate_ode(&mut ode, &spec0, 1, &label, &mut rec);
                 (r, Some(m), ode.evaluations())
             }
         };
@@ -634,5 +643,94 @@ impl FrontEnd for PenaltyFrontEnd {
             s.v.as_slice(),
             &dy[nx..nx + nv],
         ))
+    }
+}
+
+fn body_names(model: &Model) -> Vec<String> {
+    model.bodies().iter().map(|b| b.name.clone()).collect()
+}
+
+/// Names component `i` of the penalty ODE's y = [x (7 per body), v = [ṙ, ω'] (6 per
+/// body), λ].
+fn penalty_state_label(names: &[String], i: usize) -> String {
+    const X: [&str; 7] = ["x", "y", "z", "e0", "e1", "e2", "e3"];
+    const V: [&str; 6] = ["ṙ_x", "ṙ_y", "ṙ_z", "ω'_x", "ω'_y", "ω'_z"];
+    let (nx, nv) = (7 * names.len(), 6 * names.len());
+    if i < nx {
+        format!("body `{}` coordinate {}", names[i / 7], X[i % 7])
+    } else if i < nx + nv {
+        let j = i - nx;
+        format!("body `{}` velocity {}", names[j / 6], V[j % 6])
+    } else {
+        format!("multiplier {}", i - nx - nv)
+    }
+}
+
+/// The index-1 system with a diagnosis on its error path: when the right-hand side
+/// fails on a non-finite number, say which body's state, applied force or mass entry
+/// is non-finite (the linear solvers only see an index of their right-hand side).
+struct NonFiniteDiagnosis<'a>(&'a mut Index1<MechanismDescriptor>);
+
+impl NonFiniteDiagnosis<'_> {
+    fn diagnose(&mut self, t: f64, y: &[f64], e: SystemError) -> SystemError {
+        use mbs_alf::{Descriptor, Level};
+        let full = e.message();
+        if !full.contains("non-finite") {
+            return e;
+        }
+        let msg = full.strip_prefix(&format!("t = {t}: ")).unwrap_or(full);
+        let msg = msg.to_string();
+        let n = self.0.n();
+        let names: Vec<String> = body_names(self.0.system().model());
+        if let Some(i) = y.iter().position(|x| !x.is_finite()) {
+            return SystemError::new(format!(
+                "non-finite state: {} is {} ({msg})",
+                body_state_label(&names, i),
+                y[i]
+            ));
+        }
+        let (q, v) = y.split_at(n);
+        let d = self.0.system_mut();
+        if d.evaluate(t, q, v, Level::Full).is_err() {
+            return e;
+        }
+        let label = |i: usize| body_state_label(&names, i);
+        if let Some(i) = d.forces().iter().position(|x| !x.is_finite()) {
+            return SystemError::new(format!(
+                "non-finite applied force: generalized force on {} is {} ({msg})",
+                label(i),
+                d.forces()[i]
+            ));
+        }
+        if let Some(k) = d.mass().iter().position(|x| !x.is_finite()) {
+            return SystemError::new(format!(
+                "non-finite mass matrix entry at {} ({msg})",
+                label(k % n)
+            ));
+        }
+        e
+    }
+}
+
+impl mbs_integrators::OdeSystem for NonFiniteDiagnosis<'_> {
+    fn dim(&self) -> usize {
+        mbs_integrators::OdeSystem::dim(&*self.0)
+    }
+    fn rhs(&mut self, t: f64, y: &[f64], dydt: &mut [f64]) -> Result<(), SystemError> {
+        match mbs_integrators::OdeSystem::rhs(&mut *self.0, t, y, dydt) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(self.diagnose(t, y, e)),
+        }
+    }
+    fn project(&mut self, t: f64, y: &mut [f64]) -> Result<bool, SystemError> {
+        mbs_integrators::OdeSystem::project(&mut *self.0, t, y)
+    }
+    fn jacobian(
+        &mut self,
+        t: f64,
+        y: &[f64],
+        jac: &mut nalgebra::DMatrix<f64>,
+    ) -> Result<bool, SystemError> {
+        mbs_integrators::OdeSystem::jacobian(&mut *self.0, t, y, jac)
     }
 }

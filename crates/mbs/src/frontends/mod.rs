@@ -55,17 +55,72 @@ impl DivergenceCheck {
     }
 }
 
-fn integrator_error(e: IntegratorError, t_last: f64) -> FrontEndError {
+/// Names component `i` of an integrator state y = [q; q̇] with 7 + 7 coordinates per
+/// body (absolute coordinates with Euler parameters).
+pub fn body_state_label(names: &[String], i: usize) -> String {
+    const Q: [&str; 7] = ["x", "y", "z", "e0", "e1", "e2", "e3"];
+    let n = 7 * names.len();
+    let (what, j) = if i < n {
+        ("coordinate", i)
+    } else {
+        ("velocity of coordinate", i - n)
+    };
+    match names.get(j / 7) {
+        Some(b) => format!("body `{b}` {what} {}", Q[j % 7]),
+        None => format!("state component {i}"),
+    }
+}
+
+/// Names component `i` of a state vector without a body layout.
+pub fn plain_state_label(i: usize) -> String {
+    format!("state component {i}")
+}
+
+/// An integrator error as a front-end error: when (the integrator's time) and what;
+/// for a step-size underflow or a step limit also where, `label(component)` of the
+/// state component whose error estimate limited the step.
+fn integrator_error(
+    e: IntegratorError,
+    t_last: f64,
+    component: Option<usize>,
+    label: &dyn Fn(usize) -> String,
+) -> FrontEndError {
     match e {
         IntegratorError::System { t, source } => {
-            FrontEndError::failed(t, source.message().to_string())
+            // the front-end crates often start their messages with the time, which
+            // the front-end error already shows
+            let m = source.message();
+            let m = m.strip_prefix(&format!("t = {t}: ")).unwrap_or(m);
+            FrontEndError::failed(t, m.to_string())
         }
         IntegratorError::InvalidInput(m) => FrontEndError::invalid_input(m),
+        IntegratorError::StepSizeUnderflow { t, h, h_min } => {
+            let e = FrontEndError::failed(
+                t,
+                format!(
+                    "step size underflow: a step of |h| = {h:e} failed the error test and no smaller step is admissible at this time (minimum 16 ε |t| = {h_min:e}); a discontinuity, a singularity or tolerances too tight for the time resolution"
+                ),
+            );
+            match component {
+                Some(i) => e.at(format!("error estimate dominated by {}", label(i))),
+                None => e,
+            }
+        }
+        IntegratorError::TooManySteps { t, max_steps } => {
+            let e = FrontEndError::failed(
+                t,
+                format!(
+                    "step limit reached: {max_steps} steps taken before t_end (raise the limit with `Simulation::max_steps` / `--max-steps`, or loosen the tolerances)"
+                ),
+            );
+            match component {
+                Some(i) => e.at(format!("step size limited by {}", label(i))),
+                None => e,
+            }
+        }
         other => {
             let t = match &other {
-                IntegratorError::StepSizeUnderflow { t, .. }
-                | IntegratorError::TooManySteps { t, .. }
-                | IntegratorError::NonFinite { t }
+                IntegratorError::NonFinite { t }
                 | IntegratorError::NewtonFailure { t, .. }
                 | IntegratorError::SingularMatrix { t, .. } => *t,
                 _ => t_last,
@@ -75,6 +130,10 @@ fn integrator_error(e: IntegratorError, t_last: f64) -> FrontEndError {
     }
 }
 
+/// Default limit on the number of steps (accepted + rejected) of an adaptive
+/// integrator in one run ([`RunSpec::max_steps`]).
+pub const DEFAULT_MAX_STEPS: usize = 1_000_000;
+
 /// Integrates a first-order system y = [q; q̇] from `spec.initial` with the chosen
 /// integrator (not the partitioned ones); the observer gets the samples. Returns the
 /// statistics and the error that stopped the run, if any.
@@ -82,17 +141,27 @@ pub fn integrate_ode<S: OdeSystem, O: Observer>(
     sys: &mut S,
     spec: &RunSpec<'_>,
     project_every: usize,
+    label: &dyn Fn(usize) -> String,
     obs: &mut O,
 ) -> (Info, Option<FrontEndError>) {
-    integrate_ode_with(sys, spec, project_every, NewtonParams::default(), obs)
+    integrate_ode_with(
+        sys,
+        spec,
+        project_every,
+        NewtonParams::default(),
+        label,
+        obs,
+    )
 }
 
-/// [`integrate_ode`] with the Newton parameters of the implicit rules.
+/// [`integrate_ode`] with the Newton parameters of the implicit rules. `label(i)`
+/// names state component `i` in error messages.
 pub fn integrate_ode_with<S: OdeSystem, O: Observer>(
     sys: &mut S,
     spec: &RunSpec<'_>,
     project_every: usize,
     newton: NewtonParams,
+    label: &dyn Fn(usize) -> String,
     obs: &mut O,
 ) -> (Info, Option<FrontEndError>) {
     let s0 = spec.initial;
@@ -100,37 +169,57 @@ pub fn integrate_ode_with<S: OdeSystem, O: Observer>(
     y0.extend_from_slice(s0.v.as_slice());
     let n = y0.len();
     let (t0, t_end, t_out) = (s0.t, spec.t_end, spec.output_times);
+    let max_steps = spec.max_steps;
     macro_rules! go {
-        ($integ:expr) => {{
+        ($integ:expr, $component:expr) => {{
             let mut integ = $integ;
             match integ.integrate(sys, t0, &y0, t_end, t_out, obs) {
                 Ok(info) => (info, None),
-                Err(e) => (integ.info(), Some(integrator_error(e, integ.t()))),
+                Err(e) => {
+                    let component: fn(&_) -> Option<usize> = $component;
+                    let c = component(&integ);
+                    (integ.info(), Some(integrator_error(e, integ.t(), c, label)))
+                }
             }
         }};
+        ($integ:expr) => {
+            go!($integ, |_| None)
+        };
     }
     match spec.integrator {
-        IntegratorChoice::Rk45 { rtol, atol } => go!(EmbeddedRk::rk45(
-            n,
-            RkParams {
-                project_every,
-                ..RkParams::with_tol(rtol, atol)
-            }
-        )),
-        IntegratorChoice::Rk23 { rtol, atol } => go!(EmbeddedRk::rk23(
-            n,
-            RkParams {
-                project_every,
-                ..RkParams::with_tol(rtol, atol)
-            }
-        )),
-        IntegratorChoice::Adams { rtol, atol } => go!(Adams::new(
-            n,
-            AdamsParams {
-                project_every,
-                ..AdamsParams::with_tol(rtol, atol)
-            }
-        )),
+        IntegratorChoice::Rk45 { rtol, atol } => go!(
+            EmbeddedRk::rk45(
+                n,
+                RkParams {
+                    project_every,
+                    max_steps,
+                    ..RkParams::with_tol(rtol, atol)
+                }
+            ),
+            EmbeddedRk::error_component
+        ),
+        IntegratorChoice::Rk23 { rtol, atol } => go!(
+            EmbeddedRk::rk23(
+                n,
+                RkParams {
+                    project_every,
+                    max_steps,
+                    ..RkParams::with_tol(rtol, atol)
+                }
+            ),
+            EmbeddedRk::error_component
+        ),
+        IntegratorChoice::Adams { rtol, atol } => go!(
+            Adams::new(
+                n,
+                AdamsParams {
+                    project_every,
+                    max_steps,
+                    ..AdamsParams::with_tol(rtol, atol)
+                }
+            ),
+            Adams::error_component
+        ),
         IntegratorChoice::Midpoint { h } | IntegratorChoice::Trapezoidal { h } => {
             let rule = if matches!(spec.integrator, IntegratorChoice::Midpoint { .. }) {
                 ImplicitRule::Midpoint
@@ -173,7 +262,10 @@ pub fn integrate_partitioned<S: PartitionedSystem, O: Observer>(
             let mut integ = $integ;
             match integ.integrate(sys, t0, x0, v0, t_end, t_out, obs) {
                 Ok(info) => (info, None),
-                Err(e) => (integ.info(), Some(integrator_error(e, integ.t()))),
+                Err(e) => (
+                    integ.info(),
+                    Some(integrator_error(e, integ.t(), None, &plain_state_label)),
+                ),
             }
         }};
     }

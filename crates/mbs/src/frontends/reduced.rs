@@ -16,7 +16,7 @@ use crate::frontend::{
     FrontEnd, FrontEndError, RunSpec, RunStats, SAMPLE_LAYOUT, Sample, SampleSink,
 };
 
-use super::{DivergenceCheck, integrate_ode_with, integrate_partitioned};
+use super::{DivergenceCheck, integrate_ode_with, integrate_partitioned, plain_state_label};
 
 /// What the adapter needs of a formulation besides its right-hand side.
 pub trait Reduced: OdeSystem {
@@ -194,7 +194,7 @@ impl<F: Reduced + std::fmt::Debug> FrontEnd for ReducedFrontEnd<F> {
         sink: &mut dyn SampleSink,
     ) -> Result<RunStats, FrontEndError> {
         self.run_with(spec, sink, |sys, spec, every, keep| {
-            integrate_ode_with(sys, spec, every, newton(), keep)
+            integrate_ode_with(sys, spec, every, newton(), &plain_state_label, keep)
         })
     }
 
@@ -307,7 +307,7 @@ impl FrontEnd for NaturalFrontEnd {
             if partitioned {
                 integrate_partitioned(sys, spec, every, keep)
             } else {
-                integrate_ode_with(sys, spec, every, newton(), keep)
+                integrate_ode_with(sys, spec, every, newton(), &plain_state_label, keep)
             }
         })
     }
