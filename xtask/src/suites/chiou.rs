@@ -117,6 +117,9 @@ pub fn run(ctx: &mut Ctx) -> Suite {
     // 7.4 bowling ball: stability of the integrators
     bowling_ball(ctx, &mut s, &mut data);
 
+    // secs 5.5, 7.5, 7.6: staggered vs plain central difference
+    super::chiou_staggered::staggered_vs_central_difference(ctx, &mut s, &mut data);
+
     // 7.5 spatial four-bar: symmetry; 7.6 space crane; 7.7 vehicle
     let mut t = Table::new(
         "chiou_spatial",

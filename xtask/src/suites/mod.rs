@@ -2,6 +2,7 @@
 
 pub mod alf;
 pub mod chiou;
+mod chiou_staggered;
 pub mod complement;
 pub mod dca;
 pub mod hdca;
