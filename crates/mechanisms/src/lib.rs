@@ -47,7 +47,7 @@ pub mod strategy;
 mod util;
 pub mod vehicle;
 
-pub use alf_dca::{AlfDcaParams, double_loop, five_bar};
+pub use alf_dca::{AlfDcaParams, double_loop, double_loop_singular, five_bar, five_bar_singular};
 pub use andrews::{AndrewsParams, andrews_squeezer};
 pub use bayo_ledesma::{
     CartesianPendulumParams, ChainParams, TwoFourBarsParams, cartesian_pendulum, double_pendulum,

@@ -2,7 +2,9 @@
 
 use mbs_model::{Model, ModelError};
 
-use crate::alf_dca::{AlfDcaParams, double_loop, five_bar};
+use crate::alf_dca::{
+    AlfDcaParams, double_loop, double_loop_singular, five_bar, five_bar_singular,
+};
 use crate::andrews::{AndrewsParams, andrews_squeezer};
 use crate::bayo_ledesma::{
     CartesianPendulumParams, ChainParams, TwoFourBarsParams, cartesian_pendulum, double_pendulum,
@@ -44,6 +46,10 @@ pub enum Mechanism {
     FiveBar,
     /// ALF-DCA sec 4.3.
     DoubleLoop,
+    /// ALF-DCA sec 4.2 with lengths that admit the flat (singular) configuration.
+    FiveBarSingular,
+    /// ALF-DCA sec 4.3 with a rhombus as lower loop, which passes its singular (flat) configuration.
+    DoubleLoopSingular,
     /// HDCA sec 3.1, case 1.
     HdcaCase1,
     /// HDCA sec 3.1, case 2.
@@ -117,7 +123,7 @@ macro_rules! reference {
     };
 }
 
-static BUILTIN: [BuiltIn; 20] = [
+static BUILTIN: [BuiltIn; 22] = [
     BuiltIn {
         mechanism: Mechanism::FiveBar,
         name: "five-bar",
@@ -133,6 +139,22 @@ static BUILTIN: [BuiltIn; 20] = [
         reference: reference!(ALF, "sec 4.3, Fig 8"),
         mobility: Mobility::new(-2, 4, 6),
         build: || double_loop(&AlfDcaParams::default()),
+    },
+    BuiltIn {
+        mechanism: Mechanism::FiveBarSingular,
+        name: "five-bar-singular",
+        description: "planar five-bar, links a, 2a, 2a, a on a 2a base (a = 0.2 m): passes its flat singular configuration",
+        reference: reference!(ALF, "sec 4.2, Fig 4 (lengths a choice)"),
+        mobility: Mobility::new(-1, 2, 3),
+        build: || five_bar_singular(&AlfDcaParams::default()),
+    },
+    BuiltIn {
+        mechanism: Mechanism::DoubleLoopSingular,
+        name: "double-loop-singular",
+        description: "double loop: regular pentagon with a rhombus of 4 links hung from body 3, which folds flat (singular)",
+        reference: reference!(ALF, "sec 4.3, Fig 8 (geometry a choice)"),
+        mobility: Mobility::new(-2, 4, 6),
+        build: || double_loop_singular(&AlfDcaParams::default()),
     },
     BuiltIn {
         mechanism: Mechanism::HdcaCase1,
@@ -371,6 +393,6 @@ mod tests {
             assert_eq!(Mechanism::from_name(b.name), Some(b.mechanism));
             assert_eq!(b.mechanism.info().name, b.name);
         }
-        assert_eq!(Mechanism::all().count(), 20);
+        assert_eq!(Mechanism::all().count(), 22);
     }
 }

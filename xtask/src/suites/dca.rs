@@ -1,9 +1,15 @@
 //! Suite `dca`: Malczyk & Frączek (2012), seeds/000 — five-bar and double loop with
-//! ALF-DCA without and with projections (Figs 5–7 and 9–11).
+//! ALF-DCA without and with projections (Figs 5–7 and 9–11), and the variants that
+//! pass singular configurations (`five-bar-singular`, `double-loop-singular`,
+//! acceptance 3): passes, smallest singular value, constraint errors and energy drift.
+
+use std::ops::Range;
 
 use mbs::IntegratorChoice::Rk45;
-use mbs::Sampling;
+use mbs::constraints::{ConstraintSource, SystemLayout, Workspace};
+use mbs::model::JointId;
 use mbs::plot::{LineChart, Series};
+use mbs::{Layout, Model, Sampling, Trajectory};
 
 use crate::report::{Suite, Table};
 use crate::runner::{Ctx, fixed, sci, summary_json};
@@ -114,7 +120,222 @@ pub fn run(ctx: &mut Ctx) -> Suite {
             );
         }
     }
+    singular(ctx, &mut s, &mut data);
     s.data = serde_json::Value::Object(data);
     s.settle_status();
     s
+}
+
+/// σ threshold of a pass through a singular configuration.
+const PASS: f64 = 1e-3;
+
+/// Per loop (joint index range), the 22nd singular value of the Jacobian of its 25
+/// rows (25 − 3 permanently redundant): zero exactly when all its joint axes are
+/// collinear in the plane of motion. One series per loop, at the samples.
+fn loop_sigmas(model: &Model, tr: &Trajectory, loops: &[Range<usize>]) -> Vec<Vec<f64>> {
+    let sys = SystemLayout::new(model, Layout::EulerParamsOmega);
+    let mut ws = Workspace::new(&sys);
+    let mut jac = nalgebra::DMatrix::zeros(sys.n_rows(), sys.n_v());
+    let rows: Vec<Vec<usize>> = loops
+        .iter()
+        .map(|js| {
+            sys.entries()
+                .iter()
+                .filter(
+                    |e| matches!(e.source, ConstraintSource::Joint(JointId(j)) if js.contains(&j)),
+                )
+                .flat_map(|e| (0..e.rows()).map(|r| e.global_row(r)))
+                .collect()
+        })
+        .collect();
+    let mut out = vec![Vec::with_capacity(tr.states.len()); loops.len()];
+    for st in &tr.states {
+        let st = st.to_layout(Layout::EulerParamsOmega);
+        let ok = ws.evaluate_constraints(model, &sys, &st).is_ok()
+            && ws.phi_q_dense(&sys, &mut jac).is_ok();
+        for (k, r) in rows.iter().enumerate() {
+            let s = if ok && r.len() > 21 {
+                let mut sv: Vec<f64> = jac
+                    .select_rows(r.iter())
+                    .singular_values()
+                    .iter()
+                    .copied()
+                    .collect();
+                sv.sort_by(|a, b| b.total_cmp(a));
+                sv[21]
+            } else {
+                f64::NAN
+            };
+            out[k].push(s);
+        }
+    }
+    out
+}
+
+/// Local minima below [`PASS`].
+fn passes(s: &[f64]) -> usize {
+    (1..s.len().saturating_sub(1))
+        .filter(|&i| s[i] < PASS && s[i] <= s[i - 1] && s[i] < s[i + 1])
+        .count()
+}
+
+/// Slope of the least-squares line through E(t) (J/s).
+fn energy_slope(tr: &Trajectory) -> f64 {
+    let pts: Vec<(f64, f64)> =
+        tr.t.iter()
+            .zip(&tr.total_energy)
+            .filter(|(_, e)| e.is_finite())
+            .map(|(&t, &e)| (t, e))
+            .collect();
+    let n = pts.len() as f64;
+    let (mt, me) = pts
+        .iter()
+        .fold((0.0, 0.0), |(a, b), p| (a + p.0 / n, b + p.1 / n));
+    let (num, den) = pts.iter().fold((0.0, 0.0), |(a, b), p| {
+        (a + (p.0 - mt) * (p.1 - me), b + (p.0 - mt).powi(2))
+    });
+    num / den
+}
+
+fn list<T: std::fmt::Display>(v: impl IntoIterator<Item = T>) -> String {
+    v.into_iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(" / ")
+}
+
+/// Acceptance 3: the mechanisms that pass singular configurations. (`vec![0..5]` is
+/// the list of loops, one range of joint indices per loop.)
+#[allow(clippy::single_range_in_vec_init)]
+fn singular(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, serde_json::Value>) {
+    let t_end = ctx.pick(10.0, 3.0);
+    for (mech, loops, what) in [
+        (
+            "five-bar-singular",
+            vec![0..5],
+            "one loop; the flat configuration is a cone apex: the first pass is exact, later approaches are near misses",
+        ),
+        (
+            "double-loop-singular",
+            vec![0..5, 5..10],
+            "upper loop / lower loop (rhombus, folds flat about every 1.2 s)",
+        ),
+    ] {
+        let model = match ctx.model(mech) {
+            Ok(m) => m,
+            Err(e) => {
+                ctx.errors.push(format!("{mech}: {e}"));
+                continue;
+            }
+        };
+        let mut t = Table::new(
+            &format!("dca_{}", mech.replace('-', "_")),
+            &format!(
+                "{mech} (acceptance 3) — RK45 rtol = atol = 1e-6, α = 1e6, μ = Ω = 1, ≤ 10 iterations, {t_end} s, samples every 1 ms"
+            ),
+            &[
+                "method",
+                "passes (σ < 1e-3) per loop",
+                "min σ per loop",
+                "max ‖Φ‖",
+                "max ‖Φ̇‖",
+                "max ‖Φ̈‖",
+                "max |E − E₀| [J]",
+                "E slope [J/s]",
+                "RHS evaluations",
+                "wall [s]",
+            ],
+        );
+        let mut series = Vec::new();
+        for method in ["alf-dca", "alf-dca-proj"] {
+            let r = ctx.run(
+                mech,
+                method,
+                Rk45 {
+                    rtol: 1e-6,
+                    atol: 1e-6,
+                },
+                t_end,
+                Sampling::Every(1e-3),
+            );
+            let sig = r.traj().map(|tr| loop_sigmas(&model, tr, &loops));
+            let sig_cell = |f: &dyn Fn(&[f64]) -> String| match &sig {
+                Some(sg) => list(sg.iter().map(|s| f(s))),
+                None => r.cell(|_| String::new()),
+            };
+            t.row(vec![
+                method.into(),
+                sig_cell(&|s| passes(s).to_string()),
+                sig_cell(&|s| sci(s.iter().copied().fold(f64::INFINITY, f64::min))),
+                r.cell(|tr| sci(tr.max_phi())),
+                r.cell(|tr| sci(tr.max_phi_dot())),
+                r.cell(|tr| sci(tr.max_phi_ddot())),
+                r.cell(|tr| sci(tr.energy_drift())),
+                r.cell(|tr| sci(energy_slope(tr))),
+                r.cell(|tr| tr.stats.rhs_evals.to_string()),
+                r.cell(|tr| fixed(tr.wall_time, 3)),
+            ]);
+            let mut j = summary_json(&r);
+            if let (Some(sg), Some(obj)) = (&sig, j.as_object_mut()) {
+                obj.insert(
+                    "passes".into(),
+                    serde_json::json!(sg.iter().map(|s| passes(s)).collect::<Vec<_>>()),
+                );
+                obj.insert(
+                    "min_sigma".into(),
+                    serde_json::json!(
+                        sg.iter()
+                            .map(|s| s.iter().copied().fold(f64::INFINITY, f64::min))
+                            .collect::<Vec<_>>()
+                    ),
+                );
+                obj.insert(
+                    "energy_slope".into(),
+                    serde_json::json!(r.traj().map(energy_slope)),
+                );
+            }
+            data.insert(format!("{mech}/{method}"), j);
+            if let (Some(tr), Some(sg)) = (r.traj(), sig) {
+                series.push((method, tr.t.clone(), sg));
+            }
+        }
+        t.note(format!("loops: {what}."));
+        t.note(
+            "σ: 22nd singular value of the Jacobian of a loop's 25 joint rows (3 are \
+             permanently redundant), ≈ 0.1 away from singular configurations; a pass is a \
+             local minimum below 1e-3 at the 1-ms samples.",
+        );
+        t.note(
+            "Constraint errors, energy and σ at the 1-ms samples (dense output; with \
+             projections the front-end projects each sample as a step ending there \
+             would be). Near a singular configuration the projections do not reach \
+             1e-12 within 10 iterations (the AL iteration contracts a mode of singular \
+             value σ by m/(m + ασ²)); crates/dca/tests/singular_configurations.rs \
+             asserts ≤ 1e-12 at the steps with σ ≥ 1e-2.",
+        );
+        if ctx.quick {
+            t.note(format!("quick mode: {t_end} s instead of 10 s."));
+        }
+        s.tables.push(t);
+        for (method, tt, sg) in series {
+            let mut chart = LineChart::new(
+                format!("{mech}, {method}: smallest nonzero singular value per loop"),
+                "t [s]",
+                "σ (log scale)",
+            )
+            .log();
+            for (k, sk) in sg.into_iter().enumerate() {
+                chart = chart.with(Series::new(format!("loop {}", k + 1), tt.clone(), sk));
+            }
+            ctx.plot(
+                s,
+                &format!(
+                    "dca_{}_{}_sigma",
+                    mech.replace('-', "_"),
+                    method.replace('-', "_")
+                ),
+                chart,
+            );
+        }
+    }
 }
