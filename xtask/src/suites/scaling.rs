@@ -157,6 +157,7 @@ pub fn scaling(ctx: &mut Ctx) -> Suite {
             chart,
         );
     }
+    crossover(ctx, &mut s, &mut data);
     speedup(ctx, &mut s, &mut data);
     s.data = serde_json::Value::Object(data);
     s.settle_status();
@@ -224,6 +225,150 @@ fn speedup(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, serd
     }
     t.note("Each time is the best of three medians (0.2 s of evaluations each) at the initial state. A load average near or above 1 on a 2-core machine means the second core was busy and the speed-up is understated.");
     s.tables.push(t);
+}
+
+/// Median time of one right-hand side of the global ALF with the sparse Cholesky
+/// backend (`mbs_alf::SparseAlf`, α = 1e6, μ = Ω = 1, ≤ 10 iterations: the ALF-DCA
+/// parameters) at the model's initial state [s].
+fn time_sparse_alf(model: &Model) -> Result<f64, String> {
+    use mbs::integrators::OdeSystem;
+    let params = mbs::alf::AlfParams {
+        alpha: 1e6,
+        mu: 1.0,
+        omega: 1.0,
+        max_iter: 10,
+        ..Default::default()
+    };
+    let mut sys = mbs::alf::SparseAlf::new(std::sync::Arc::new(model.clone()), params)
+        .map_err(|e| e.to_string())?;
+    let y = sys.initial_state();
+    let mut dy = vec![0.0; y.len()];
+    sys.rhs(0.0, &y, &mut dy).map_err(|e| e.to_string())?;
+    let mut times = Vec::new();
+    let start = Instant::now();
+    while times.len() < 3 || (start.elapsed().as_secs_f64() < 0.2 && times.len() < 1000) {
+        let t0 = Instant::now();
+        sys.rhs(0.0, &y, &mut dy).map_err(|e| e.to_string())?;
+        std::hint::black_box(&dy);
+        times.push(t0.elapsed().as_secs_f64());
+    }
+    times.sort_by(f64::total_cmp);
+    Ok(times[times.len() / 2])
+}
+
+/// ALF-DCA beside the global ALF with the sparse Cholesky and the dense backend: time
+/// per RHS, time per body and the fitted exponent, so that the crossover is visible
+/// (ALF-DCA issue, "Performance").
+fn crossover(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, serde_json::Value>) {
+    let sizes: &[usize] = if ctx.quick {
+        &[16, 64, 256]
+    } else {
+        &[16, 64, 256, 1024, 4096]
+    };
+    type Gen = fn(usize) -> Option<Model>;
+    let families: [(&str, Gen); 2] = [
+        ("open chain", |n| open_chain(n, ChainJoint::Revolute).ok()),
+        ("closed loop", |n| closed_loop(n).ok()),
+    ];
+    let dca: Method = match "alf-dca".parse() {
+        Ok(m) => m,
+        Err(e) => {
+            s.notes.push(format!("crossover: {e}"));
+            return;
+        }
+    };
+    let dense: Method = match "alf:alpha=1e6:mu=1:omega=1:iter=10".parse() {
+        Ok(m) => m,
+        Err(e) => {
+            s.notes.push(format!("crossover: {e}"));
+            return;
+        }
+    };
+    let one_thread = rayon::ThreadPoolBuilder::new().num_threads(1).build();
+    for (fam, generate) in families {
+        let mut t = Table::new(
+            &format!("scaling_crossover_{}", fam.replace(' ', "_")),
+            &format!("{fam}: ALF-DCA vs global ALF (sparse Cholesky, dense), one thread"),
+            &[
+                "n",
+                "ALF-DCA [µs]",
+                "ALF-DCA per body [µs]",
+                "global ALF, sparse [µs]",
+                "sparse per body [µs]",
+                "global ALF, dense [µs]",
+                "dense per body [µs]",
+            ],
+        );
+        let mut series: [(Vec<f64>, Vec<f64>); 3] = Default::default();
+        // (n, seconds) of the last dense measurement: skip a size whose cubic
+        // extrapolation exceeds 0.2 s per evaluation
+        let mut dense_last: Option<(f64, f64)> = None;
+        for &n in sizes {
+            let Some(model) = generate(n) else {
+                continue;
+            };
+            let nb = model.n_bodies() as f64;
+            let timed = |r: Result<f64, String>,
+                         k: usize,
+                         series: &mut [(Vec<f64>, Vec<f64>); 3]| match r {
+                Ok(sec) => {
+                    series[k].0.push(nb);
+                    series[k].1.push(sec * 1e6);
+                    [fixed(sec * 1e6, 1), fixed(sec * 1e6 / nb, 2)]
+                }
+                Err(e) => [format!("error: {e}"), "—".into()],
+            };
+            let in_pool = |f: &(dyn Fn() -> Result<f64, String> + Sync)| match &one_thread {
+                Ok(pool) => pool.install(f),
+                Err(e) => Err(e.to_string()),
+            };
+            let [a, b] = timed(time_rhs(&dca, &model, 1), 0, &mut series);
+            let [c, d] = timed(in_pool(&|| time_sparse_alf(&model)), 1, &mut series);
+            let predicted = dense_last.map_or(0.0, |(n0, t0)| t0 * (nb / n0).powi(3));
+            let [e, f] = if predicted > 0.2 {
+                [
+                    format!("skipped (≈ {} µs predicted)", fixed(predicted * 1e6, 0)),
+                    "—".into(),
+                ]
+            } else {
+                let r = time_rhs(&dense, &model, 1);
+                if let Ok(sec) = r {
+                    dense_last = Some((nb, sec));
+                }
+                timed(r, 2, &mut series)
+            };
+            eprintln!("  crossover {fam} n = {n}: DCA {a} µs, sparse {c} µs, dense {e} µs");
+            t.row(vec![n.to_string(), a, b, c, d, e, f]);
+        }
+        let slopes: Vec<String> = series
+            .iter()
+            .map(|(x, y)| {
+                let k = loglog_slope(x, y);
+                if k.is_finite() {
+                    fixed(k, 2)
+                } else {
+                    "—".into()
+                }
+            })
+            .collect();
+        t.row(vec![
+            "exponent".into(),
+            slopes[0].clone(),
+            "—".into(),
+            slopes[1].clone(),
+            "—".into(),
+            slopes[2].clone(),
+            "—".into(),
+        ]);
+        for (name, (x, y)) in ["alf-dca", "sparse-alf", "dense-alf"].iter().zip(&series) {
+            data.insert(
+                format!("crossover/{fam}/{name}"),
+                serde_json::json!({"n": x, "us": y, "exponent": loglog_slope(x, y)}),
+            );
+        }
+        t.note("Same α = 1e6, μ = Ω = 1 and ≤ 10 multiplier iterations for all three; median of 0.2 s of evaluations at the initial state, one thread. The dense backend skips sizes whose cubic extrapolation from the last measured size exceeds 0.2 s per evaluation.");
+        s.tables.push(t);
+    }
 }
 
 /// The 1-minute load average (Linux `/proc/loadavg`), if available.
