@@ -5,10 +5,12 @@
 
 use mbs_linalg::LinalgError;
 use mbs_linalg::nullspace::{
-    CoordinatePartitioning, NullSpace, NullSpaceBasis, NullSpaceMethod, NullSpaceParams,
-    gauss_jordan, null_space,
+    CoordinatePartitioning, NullSpace, NullSpaceMethod, NullSpaceParams, NullSpaceWorkspace,
+    null_space_into,
 };
 use nalgebra::{DMatrix, DVector};
+
+use crate::workspace::{MinNormWork, cholesky_solve, mmut, mref, mul};
 
 /// A null-space method with its state.
 ///
@@ -59,27 +61,39 @@ impl Basis {
     }
 
     /// `P` (and `S` where the method defines it) for `phi_q`; `mass` is needed
-    /// by Wang–Huston only.
+    /// by Wang–Huston only. Allocating form of [`Self::compute_into`].
     pub fn compute(
         &mut self,
         phi_q: &DMatrix<f64>,
         mass: Option<&DMatrix<f64>>,
     ) -> Result<NullSpace, LinalgError> {
+        let mut ws = NullSpaceWorkspace::new(phi_q.nrows(), phi_q.ncols());
+        self.compute_into(phi_q, mass, &mut ws)?;
+        Ok(ws.to_null_space())
+    }
+
+    /// [`Self::compute`] into a preallocated workspace (allocation-free).
+    pub fn compute_into(
+        &mut self,
+        phi_q: &DMatrix<f64>,
+        mass: Option<&DMatrix<f64>>,
+        ws: &mut NullSpaceWorkspace,
+    ) -> Result<(), LinalgError> {
         match self.method {
             NullSpaceMethod::CoordinatePartitioning => {
                 let before = self.cp.selections();
-                let mut ns = self.cp.compute(phi_q)?;
-                let gain = ns.p.amax();
+                self.cp.compute_into(phi_q, ws)?;
+                let gain = ws.p().amax();
                 if self.cp.selections() != before {
                     self.gain_at_selection = gain;
                 } else if gain > self.partition_gain.max(4.0 * self.gain_at_selection) {
                     self.cp.reset();
-                    ns = self.cp.compute(phi_q)?;
-                    self.gain_at_selection = ns.p.amax();
+                    self.cp.compute_into(phi_q, ws)?;
+                    self.gain_at_selection = ws.p().amax();
                 }
-                Ok(ns)
+                Ok(())
             }
-            m => null_space(m, phi_q, mass, &self.params),
+            m => null_space_into(m, phi_q, mass, &self.params, ws),
         }
     }
 
@@ -104,27 +118,76 @@ pub fn particular(
     }
 }
 
+/// [`particular`] into `out` from a [`NullSpaceWorkspace`] (allocation-free
+/// except for the ill-conditioned fallback of [`min_norm_solve_into`]).
+pub fn particular_into(
+    ns: &NullSpaceWorkspace,
+    phi_q: &DMatrix<f64>,
+    rhs: &DVector<f64>,
+    tol: f64,
+    work: &mut MinNormWork,
+    out: &mut DVector<f64>,
+) {
+    match ns.s() {
+        Some(s) => out.gemv(1.0, &s, rhs, 0.0),
+        None => {
+            min_norm_solve_into(phi_q, rhs.as_slice(), tol, work);
+            out.copy_from(&work.x);
+        }
+    }
+}
+
 /// Minimum-norm least-squares solution of `A x = b` over the independent rows
 /// of `A` found by Gauss–Jordan elimination with partial pivoting (relative
 /// tolerance `tol`): `x = A_rᵀ (A_r A_rᵀ)⁻¹ b_r`. Redundant rows are dropped
 /// (for consistent `b` they are satisfied too).
 pub fn min_norm_solve(a: &DMatrix<f64>, b: &DVector<f64>, tol: f64) -> DVector<f64> {
-    let n = a.ncols();
-    if a.nrows() == 0 || a.amax() == 0.0 {
-        return DVector::zeros(n);
+    let mut work = MinNormWork::new(a.nrows(), a.ncols());
+    min_norm_solve_into(a, b.as_slice(), tol, &mut work);
+    work.x
+}
+
+/// [`min_norm_solve`] for the first `r` rows of `a` (`r` = the rows `work` was
+/// built for, `b` of length `r`), solution in `work.x`. Allocation-free, except
+/// when `A_r A_rᵀ` is too ill-conditioned for Cholesky: the fallback SVD
+/// pseudo-inverse (nalgebra) allocates — a documented exception, never reached on
+/// a well-posed mechanism.
+pub fn min_norm_solve_into(a: &DMatrix<f64>, b: &[f64], tol: f64, work: &mut MinNormWork) {
+    let (rows, n) = (work.a.nrows(), work.a.ncols());
+    work.x.fill(0.0);
+    if rows == 0 || a.rows(0, rows).amax() == 0.0 {
+        return;
     }
-    let gj = gauss_jordan(a, tol);
-    let rows = &gj.independent_rows;
-    let ar = DMatrix::from_fn(rows.len(), n, |i, j| a[(rows[i], j)]);
-    let br = DVector::from_fn(rows.len(), |i, _| b[rows[i]]);
-    let g = &ar * ar.transpose();
-    match g.clone().cholesky() {
-        Some(c) => ar.transpose() * c.solve(&br),
-        // Ill-conditioned beyond Cholesky: fall back to the SVD pseudo-inverse.
-        None => {
-            let svd = a.clone().svd(true, true);
-            svd.solve(b, tol * svd.singular_values.max())
-                .unwrap_or_else(|_| DVector::zeros(n))
+    work.eliminate(a, tol);
+    let ind = &work.gj.independent_rows;
+    let r = ind.len();
+    // A_r (r × n), b_r
+    for j in 0..n {
+        for (i, &row) in ind.iter().enumerate() {
+            work.ar[i + j * r] = work.a[(row, j)];
         }
+    }
+    for (i, &row) in ind.iter().enumerate() {
+        work.y[i] = b[row];
+    }
+    // (A_r A_rᵀ) y = b_r,  x = A_rᵀ y
+    mul(
+        mmut(&mut work.g, r, r),
+        mref(&work.ar, r, n),
+        mref(&work.ar, r, n).transpose(),
+    );
+    if cholesky_solve(&mut work.g, r, &mut work.y, 1, &mut work.mem) {
+        mul(
+            mmut(work.x.as_mut_slice(), n, 1),
+            mref(&work.ar, r, n).transpose(),
+            mref(&work.y, r, 1),
+        );
+    } else {
+        // Ill-conditioned beyond Cholesky: fall back to the SVD pseudo-inverse.
+        let svd = work.a.clone().svd(true, true);
+        let bb = DVector::from_column_slice(&b[..rows]);
+        work.x = svd
+            .solve(&bb, tol * svd.singular_values.max())
+            .unwrap_or_else(|_| DVector::zeros(n));
     }
 }

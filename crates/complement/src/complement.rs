@@ -19,10 +19,11 @@ use nalgebra::DVector;
 
 use crate::basis::Basis;
 use crate::coords::{Evaluator, Level};
-use crate::dynamics::{accelerations, augment_normalization};
+use crate::dynamics::{accelerations_into, augment_normalization};
 use crate::error::{ComplementError, check_len};
 use crate::params::{ComplementParams, Coordinates, Stabilization};
-use crate::stabilization::{correct, gamma_bar};
+use crate::stabilization::{CorrectionWork, correct, gamma_bar_into};
+use crate::workspace::ComplementWorkspace;
 
 /// Counters of a [`Complement`] run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -64,8 +65,14 @@ pub struct Complement {
     y0: Vec<f64>,
     stats: ComplementStats,
     last_rank: Option<usize>,
-    /// Euler angles: (t, singular factor per body) at the last accepted step.
-    last_factors: Option<(f64, Vec<f64>)>,
+    /// Euler angles: singular factor per body at the last accepted step, and
+    /// its time (`None` before the first).
+    last_factors: Vec<f64>,
+    last_factor_t: Option<f64>,
+    /// Preallocated scratch of an evaluation.
+    ws: ComplementWorkspace,
+    /// Preallocated scratch of the Newton–Raphson correction.
+    correction: CorrectionWork,
 }
 
 impl Complement {
@@ -86,7 +93,12 @@ impl Complement {
             }
             _ => Vec::new(),
         };
+        let (n, m, m_h) = (eval.n_v(), eval.m(), eval.m_holonomic());
         Ok(Self {
+            ws: ComplementWorkspace::new(n, m),
+            correction: CorrectionWork::new(m, m_h, n),
+            last_factors: vec![0.0; model.n_bodies()],
+            last_factor_t: None,
             basis: Basis::new(params.method, params.rank_tol, params.reselect_ratio),
             params,
             eval,
@@ -94,7 +106,6 @@ impl Complement {
             y0: [q0, v0].concat(),
             stats: ComplementStats::default(),
             last_rank: None,
-            last_factors: None,
         })
     }
 
@@ -140,7 +151,8 @@ impl Complement {
     }
 
     /// q̈ at (t, q, q̇) into `qdd` (length n_v), by the selected method and
-    /// stabilization.
+    /// stabilization. Allocation-free (the evaluation runs in the preallocated
+    /// [`ComplementWorkspace`]); only the error paths allocate their messages.
     pub fn accelerations(
         &mut self,
         t: f64,
@@ -151,28 +163,52 @@ impl Complement {
         check_len("accelerations", self.n_v(), qdd.len())?;
         self.eval.evaluate(t, q, v, Level::Full)?;
         let eq = &self.eval.eq;
-        let g = gamma_bar(self.params.stabilization, eq, v);
+        let ws = &mut self.ws;
+        gamma_bar_into(
+            self.params.stabilization,
+            eq,
+            v,
+            &mut ws.gamma_bar,
+            &mut ws.phi_dot,
+        );
         let tol = self.params.rank_tol;
         let method = self.params.method.name();
         let nse = |source| ComplementError::NullSpace { t, method, source };
-        let (rank, a) = if self.params.method == NullSpaceMethod::WangHuston {
-            let (mut mass, mut forces) = (eq.mass.clone(), eq.forces.clone());
-            augment_normalization(&mut mass, &mut forces, &eq.phi_q, &g, &self.norm_rows);
-            let ns = self.basis.compute(&eq.phi_q, Some(&mass)).map_err(nse)?;
-            (
-                ns.rank,
-                accelerations(t, &ns, &mass, &forces, &eq.phi_q, &g, tol),
-            )
+        let (mass, forces) = if self.params.method == NullSpaceMethod::WangHuston {
+            ws.mass_aug.copy_from(&eq.mass);
+            ws.forces_aug.copy_from(&eq.forces);
+            augment_normalization(
+                &mut ws.mass_aug,
+                &mut ws.forces_aug,
+                &eq.phi_q,
+                &ws.gamma_bar,
+                &self.norm_rows,
+            );
+            self.basis
+                .compute_into(&eq.phi_q, Some(&ws.mass_aug), &mut ws.nullspace)
+                .map_err(nse)?;
+            (&ws.mass_aug, &ws.forces_aug)
         } else {
-            let ns = self.basis.compute(&eq.phi_q, None).map_err(nse)?;
-            (
-                ns.rank,
-                accelerations(t, &ns, &eq.mass, &eq.forces, &eq.phi_q, &g, tol),
-            )
+            self.basis
+                .compute_into(&eq.phi_q, None, &mut ws.nullspace)
+                .map_err(nse)?;
+            (&eq.mass, &eq.forces)
         };
+        let a = accelerations_into(
+            t,
+            &ws.nullspace,
+            mass,
+            forces,
+            &eq.phi_q,
+            &ws.gamma_bar,
+            tol,
+            &mut ws.solve,
+        );
+        let rank = ws.nullspace.rank();
         self.note_rank(rank);
-        let a = a?;
+        a?;
         self.stats.evaluations += 1;
+        let a = &self.ws.solve.qdd;
         if let Some(i) = a.iter().position(|x| !x.is_finite()) {
             return Err(ComplementError::NonFinite {
                 t,
@@ -212,6 +248,7 @@ impl Complement {
         let (q, v) = y.split_at_mut(n);
         let c = correct(
             &mut self.eval,
+            &mut self.correction,
             t,
             q,
             v,
@@ -235,25 +272,25 @@ impl Complement {
         let Coordinates::EulerAngles(seq) = self.params.coordinates else {
             return Ok(());
         };
-        let factors: Vec<f64> = (0..self.model().n_bodies())
-            .map(|b| seq.singular_factor(y[6 * b + 4]))
-            .collect();
-        if let Some((t0, before)) = &self.last_factors
-            && t > *t0
-        {
-            for (b, (&f0, &f1)) in before.iter().zip(&factors).enumerate() {
-                if f0 * f1 < 0.0 {
-                    return Err(ComplementError::GimbalLockCrossed {
-                        t,
-                        body: self.model().bodies()[b].name.clone(),
-                        sequence: seq,
-                        before: f0,
-                        after: f1,
-                    });
-                }
-            }
+        let model = self.eval.model().clone();
+        let nb = model.n_bodies();
+        let crossed = (0..nb).find(|&b| {
+            let f1 = seq.singular_factor(y[6 * b + 4]);
+            self.last_factor_t.is_some_and(|t0| t > t0) && self.last_factors[b] * f1 < 0.0
+        });
+        if let Some(b) = crossed {
+            return Err(ComplementError::GimbalLockCrossed {
+                t,
+                body: model.bodies()[b].name.clone(),
+                sequence: seq,
+                before: self.last_factors[b],
+                after: seq.singular_factor(y[6 * b + 4]),
+            });
         }
-        self.last_factors = Some((t, factors));
+        for b in 0..nb {
+            self.last_factors[b] = seq.singular_factor(y[6 * b + 4]);
+        }
+        self.last_factor_t = Some(t);
         Ok(())
     }
 }

@@ -25,7 +25,7 @@ use mbs_constraints::{SystemLayout, Workspace};
 use mbs_kinematics::EulerSequence;
 use mbs_kinematics::euler_angles::{rate_matrix_body, rate_matrix_body_dot, to_euler_params};
 use mbs_model::{Layout, Model, State};
-use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
+use nalgebra::{DMatrix, DVector, DVectorView, Matrix3, Vector3};
 
 use crate::error::ComplementError;
 use crate::params::Coordinates;
@@ -94,8 +94,16 @@ impl Equations {
 
     /// Φ̇ = Φ_q q̇ + Φ_t (all rows).
     pub fn phi_dot(&self, v: &[f64]) -> DVector<f64> {
-        let v = DVector::from_column_slice(v);
-        &self.phi_q * v + &self.phi_t
+        let mut out = DVector::zeros(self.phi_t.len());
+        self.phi_dot_into(v, &mut out);
+        out
+    }
+
+    /// [`Self::phi_dot`] into `out` (length m); allocation-free.
+    pub fn phi_dot_into(&self, v: &[f64], out: &mut DVector<f64>) {
+        let v = DVectorView::from_slice(v, v.len());
+        out.gemv(1.0, &self.phi_q, &v, 0.0);
+        *out += &self.phi_t;
     }
 }
 
@@ -116,6 +124,8 @@ pub struct Evaluator {
     rate: Vec<Matrix3<f64>>,
     rate_dot_v: Vec<Vector3<f64>>,
     phi_all: Vec<f64>,
+    /// Euler angles: scratch m-vector.
+    tmp_m: DVector<f64>,
     /// The last evaluated quantities.
     pub eq: Equations,
 }
@@ -144,6 +154,7 @@ impl Evaluator {
             rate: vec![Matrix3::identity(); nb],
             rate_dot_v: vec![Vector3::zeros(); nb],
             phi_all: vec![0.0; m],
+            tmp_m: DVector::zeros(m),
             eq: Equations::new(n, m, m_h),
             sys,
             model,
@@ -370,8 +381,8 @@ impl Evaluator {
         pq.copy_from(&self.phi_q_w);
         for (b, bp) in self.rate.iter().enumerate() {
             let c = 6 * b + 3;
-            let w = self.phi_q_w.columns(c, 3) * bp;
-            pq.columns_mut(c, 3).copy_from(&w);
+            pq.columns_mut(c, 3)
+                .gemm(1.0, &self.phi_q_w.columns(c, 3), bp, 0.0);
         }
     }
 
@@ -383,7 +394,8 @@ impl Evaluator {
             let c = 6 * b + 3;
             // Γ_θ = Γ_ω − Φ_ω' Ḃ'θ̇
             let wd = self.rate_dot_v[b];
-            self.eq.gamma -= self.phi_q_w.columns(c, 3) * wd;
+            self.tmp_m.gemv(1.0, &self.phi_q_w.columns(c, 3), &wd, 0.0);
+            self.eq.gamma -= &self.tmp_m;
             let m = self.sys.mass(b);
             let j = self.sys.inertia(b);
             self.eq

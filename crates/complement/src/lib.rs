@@ -16,6 +16,9 @@
 //! with pseudo-inverses for redundant systems, and stabilization none /
 //! Baumgarte / Newton–Raphson ([`Stabilization`]). [`Complement`] implements
 //! [`mbs_integrators::OdeSystem`] on `y = [q; q̇]` (layout in [`complement`]).
+//! Its right-hand side and projection allocate nothing after construction: all
+//! scratch lives in a [`ComplementWorkspace`] and the `mbs-linalg`
+//! `NullSpaceWorkspace` (`tests/no_alloc.rs`; exceptions in [`workspace`]).
 //!
 //! # Natural partitioning ([`NaturalPartitioning`])
 //! The null space `A` of the open-tree Jacobian built body by body along the
@@ -56,6 +59,7 @@ pub mod natural;
 pub mod params;
 pub mod stabilization;
 pub mod strut;
+pub mod workspace;
 
 pub use complement::{Complement, ComplementStats, Violation, accelerations_at};
 pub use coords::{Equations, Evaluator, Level, best_euler_sequence};
@@ -64,3 +68,4 @@ pub use mbs_kinematics::EulerSequence;
 pub use mbs_linalg::nullspace::NullSpaceMethod;
 pub use natural::{CutTreatment, NaturalParams, NaturalPartitioning, NaturalStats};
 pub use params::{ComplementParams, Coordinates, Stabilization};
+pub use workspace::ComplementWorkspace;

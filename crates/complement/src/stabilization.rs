@@ -3,22 +3,57 @@
 
 use nalgebra::DVector;
 
-use crate::basis::min_norm_solve;
+use crate::basis::min_norm_solve_into;
 use crate::coords::{Equations, Evaluator, Level};
 use crate::error::ComplementError;
 use crate::params::Stabilization;
+use crate::workspace::MinNormWork;
 
 /// Γ̄ = Γ − 2α̂ Φ̇ − β̂² Φ for Baumgarte (Φ̇ on every row, Φ on the holonomic
 /// rows), Γ otherwise.
 pub fn gamma_bar(stab: Stabilization, eq: &Equations, v: &[f64]) -> DVector<f64> {
-    let mut g = eq.gamma.clone();
+    let m = eq.gamma.len();
+    let (mut g, mut phi_dot) = (DVector::zeros(m), DVector::zeros(m));
+    gamma_bar_into(stab, eq, v, &mut g, &mut phi_dot);
+    g
+}
+
+/// [`gamma_bar`] into `g` (length m), with `phi_dot` (length m) as scratch;
+/// allocation-free.
+pub fn gamma_bar_into(
+    stab: Stabilization,
+    eq: &Equations,
+    v: &[f64],
+    g: &mut DVector<f64>,
+    phi_dot: &mut DVector<f64>,
+) {
+    g.copy_from(&eq.gamma);
     if let Stabilization::Baumgarte { alpha, beta } = stab {
-        let phi_dot = eq.phi_dot(v);
-        g.axpy(-2.0 * alpha, &phi_dot, 1.0);
+        eq.phi_dot_into(v, phi_dot);
+        g.axpy(-2.0 * alpha, phi_dot, 1.0);
         let m_h = eq.phi.len();
         g.rows_mut(0, m_h).axpy(-beta * beta, &eq.phi, 1.0);
     }
-    g
+}
+
+/// Scratch of [`correct`]: minimum-norm solves over the holonomic rows (positions)
+/// and over all rows (velocities), and Φ̇.
+#[derive(Debug)]
+pub struct CorrectionWork {
+    position: MinNormWork,
+    velocity: MinNormWork,
+    phi_dot: DVector<f64>,
+}
+
+impl CorrectionWork {
+    /// Scratch for `m` rows (`m_h` holonomic) and `n` coordinates.
+    pub fn new(m: usize, m_h: usize, n: usize) -> Self {
+        Self {
+            position: MinNormWork::new(m_h, n),
+            velocity: MinNormWork::new(m, n),
+            phi_dot: DVector::zeros(m),
+        }
+    }
 }
 
 /// What a [`correct`] call did.
@@ -41,8 +76,14 @@ pub struct Correction {
 /// iterated until ‖Φ‖₂ ≤ tol/100 (quadratic convergence: usually 1–2
 /// iterations); then, if positions moved or ‖Φ̇‖₂ > `tol`, the velocities are
 /// projected onto Φ_q q̇ + Φ_t = 0 the same way (one linear step).
+///
+/// Allocation-free with a [`CorrectionWork`] built for the evaluator's sizes
+/// (except for the ill-conditioned fallback of
+/// [`crate::basis::min_norm_solve_into`] and the error message).
+#[allow(clippy::too_many_arguments)]
 pub fn correct(
     eval: &mut Evaluator,
+    work: &mut CorrectionWork,
     t: f64,
     q: &mut [f64],
     v: &mut [f64],
@@ -51,16 +92,19 @@ pub fn correct(
     rank_tol: f64,
 ) -> Result<Correction, ComplementError> {
     let mut out = Correction::default();
-    let m_h = eval.m_holonomic();
     eval.evaluate(t, q, v, Level::Positions)?;
     let mut res = eval.eq.phi.norm();
     if res > tol {
         out.position = true;
         let target = 1e-2 * tol;
         while res > target && out.iterations < max_iter {
-            let jac = eval.eq.phi_q.rows(0, m_h).clone_owned();
-            let dq = min_norm_solve(&jac, &eval.eq.phi, rank_tol);
-            for (qi, d) in q.iter_mut().zip(dq.iter()) {
+            min_norm_solve_into(
+                &eval.eq.phi_q,
+                eval.eq.phi.as_slice(),
+                rank_tol,
+                &mut work.position,
+            );
+            for (qi, d) in q.iter_mut().zip(work.position.x.iter()) {
                 *qi -= d;
             }
             out.iterations += 1;
@@ -92,11 +136,16 @@ pub fn correct(
         }
     }
     eval.evaluate(t, q, v, Level::Velocities)?;
-    let phi_dot = eval.eq.phi_dot(v);
-    if out.position || phi_dot.norm() > tol {
+    eval.eq.phi_dot_into(v, &mut work.phi_dot);
+    if out.position || work.phi_dot.norm() > tol {
         out.velocity = true;
-        let dv = min_norm_solve(&eval.eq.phi_q, &phi_dot, rank_tol);
-        for (vi, d) in v.iter_mut().zip(dv.iter()) {
+        min_norm_solve_into(
+            &eval.eq.phi_q,
+            work.phi_dot.as_slice(),
+            rank_tol,
+            &mut work.velocity,
+        );
+        for (vi, d) in v.iter_mut().zip(work.velocity.x.iter()) {
             *vi -= d;
         }
     }

@@ -32,6 +32,12 @@
 //! for the adaptive integrators, and [`PartitionedSystem`] (x = q, v = u̇; Euler
 //! parameters advanced by the closed-form implicit midpoint rule, eq 5.5.4.6)
 //! for the two-stage staggered procedure 5.5.7.
+//!
+//! Every buffer of an evaluation (one [`BranchSystem`] per branch, the global
+//! cut-joint system, the second null space, the Newton–Raphson buffers) is
+//! allocated at construction: with `parallel: false` an evaluation and the
+//! projection allocate nothing; with `parallel: true` only rayon's task
+//! scheduling may (`tests/no_alloc.rs`).
 
 pub mod tree;
 
@@ -41,16 +47,19 @@ use mbs_constraints::{SystemLayout, Workspace};
 use mbs_integrators::{OdeSystem, PartitionedSystem, SystemError};
 use mbs_kinematics::euler_params::{from_rotation_vector, g_matrix, normalize, product};
 use mbs_kinematics::implicit_update::midpoint_update_body;
-use mbs_linalg::nullspace::{NullSpaceMethod, NullSpaceParams, null_space};
+use mbs_linalg::nullspace::{
+    NullSpaceMethod, NullSpaceParams, NullSpaceWorkspace, null_space_into,
+};
 use mbs_model::{Layout, Model, State};
-use nalgebra::{DMatrix, DVector, Vector3, Vector4};
+use nalgebra::{DMatrix, DVector, DVectorView, Vector3, Vector4};
 use rayon::prelude::*;
 
-use crate::basis::{min_norm_solve, particular};
+use crate::basis::{min_norm_solve_into, particular_into};
 use crate::complement::system_error;
 use crate::error::{ComplementError, check_len};
 use crate::params::Stabilization;
-use tree::{BranchSystem, OpenTree, build_branch};
+use crate::workspace::{MinNormWork, Scratch, cholesky_solve, fview, mmut, mref, mul};
+use tree::{BranchSystem, OpenTree, build_branch_into};
 
 /// How the cut-joint constraints are enforced (thesis after eq 5.4.3.9).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -133,6 +142,119 @@ pub struct NaturalPartitioning {
     tree: OpenTree,
     stats: NaturalStats,
     y0: Vec<f64>,
+    work: NaturalWork,
+}
+
+/// Preallocated scratch of [`NaturalPartitioning`]: one [`BranchSystem`] per
+/// branch, the global cut-joint system and the Newton–Raphson buffers.
+#[derive(Debug)]
+struct NaturalWork {
+    gamma: DVector<f64>,
+    gamma_bar: DVector<f64>,
+    phi_dot: DVector<f64>,
+    phi: DVector<f64>,
+    forces: DVector<f64>,
+    parts: Vec<BranchSystem>,
+    /// Per branch: the solution üⁱ_g, ü_g and the Cholesky factor buffer.
+    local: Vec<(DVector<f64>, DVector<f64>, Vec<f64>, Scratch)>,
+    out: DVector<f64>,
+    cut: CutWork,
+    // Newton–Raphson
+    jac: DMatrix<f64>,
+    phi_all: Vec<f64>,
+    phi_h: DVector<f64>,
+    phi_t: DVector<f64>,
+    nr_pos: MinNormWork,
+    nr_vel: MinNormWork,
+}
+
+/// The global system of step 3 (cut joints).
+#[derive(Debug)]
+struct CutWork {
+    /// Cut rows: (entry, local row).
+    rows: Vec<(usize, usize)>,
+    a: DMatrix<f64>,
+    udd_p: DVector<f64>,
+    mr: DMatrix<f64>,
+    rhs: DVector<f64>,
+    bc: DMatrix<f64>,
+    k_mat: DMatrix<f64>,
+    bu: DVector<f64>,
+    r: DVector<f64>,
+    uddi: DVector<f64>,
+    ns: NullSpaceWorkspace,
+    min_norm: MinNormWork,
+    w_p: DVector<f64>,
+    t_s: DVector<f64>,
+    nbuf: Vec<f64>,
+    red: Vec<f64>,
+    mem: Scratch,
+}
+
+impl NaturalWork {
+    fn new(model: &Model, sys: &SystemLayout, tree: &OpenTree) -> Self {
+        let (m, m_h, n) = (sys.n_rows(), sys.n_holonomic(), 6 * model.n_bodies());
+        let parts: Vec<BranchSystem> = tree
+            .branches
+            .iter()
+            .map(|br| BranchSystem::new(br, sys))
+            .collect();
+        let local = parts
+            .iter()
+            .map(|p| {
+                let s = p.mass.nrows();
+                (
+                    DVector::zeros(s),
+                    DVector::zeros(p.udd_p.len()),
+                    vec![0.0; s * s],
+                    Scratch::cholesky(s),
+                )
+            })
+            .collect();
+        let s: usize = parts.iter().map(|p| p.mass.nrows()).sum();
+        let entries = sys.entries();
+        let rows: Vec<(usize, usize)> = tree
+            .cut_entries
+            .iter()
+            .flat_map(|&k| (0..entries[k].rows()).map(move |r| (k, r)))
+            .collect();
+        let mc = rows.len();
+        Self {
+            gamma: DVector::zeros(m),
+            gamma_bar: DVector::zeros(m),
+            phi_dot: DVector::zeros(m),
+            phi: DVector::zeros(m),
+            forces: DVector::zeros(n),
+            parts,
+            local,
+            out: DVector::zeros(n),
+            cut: CutWork {
+                rows,
+                a: DMatrix::zeros(n, s),
+                udd_p: DVector::zeros(n),
+                mr: DMatrix::zeros(s, s),
+                rhs: DVector::zeros(s),
+                bc: DMatrix::zeros(mc, n),
+                k_mat: DMatrix::zeros(mc, s),
+                bu: DVector::zeros(mc),
+                r: DVector::zeros(mc),
+                uddi: DVector::zeros(s),
+                ns: NullSpaceWorkspace::new(mc, s),
+                min_norm: MinNormWork::new(mc, s),
+                w_p: DVector::zeros(s),
+                t_s: DVector::zeros(s),
+                nbuf: vec![0.0; s * s],
+                red: vec![0.0; s * s],
+                mem: Scratch::cholesky(s),
+            },
+            jac: DMatrix::zeros(m, n),
+            phi_all: vec![0.0; m],
+            phi_h: DVector::zeros(m_h),
+            phi_t: DVector::zeros(m),
+            nr_pos: MinNormWork::new(m_h, n),
+            nr_vel: MinNormWork::new(m, n),
+        }
+    }
 }
 
 impl NaturalPartitioning {
@@ -154,7 +276,9 @@ impl NaturalPartitioning {
             n_cut: tree.cut_entries.len(),
             ..NaturalStats::default()
         };
+        let work = NaturalWork::new(&model, &sys, &tree);
         Ok(Self {
+            work,
             state: State::zeros(Layout::EulerParamsOmega, model.n_bodies()),
             model,
             params,
@@ -217,6 +341,9 @@ impl NaturalPartitioning {
     }
 
     /// ü = [r̈, ω̇'] per body at (t, q, u̇) into `udd` (length 6 n_b).
+    /// Allocation-free with `parallel: false` (every buffer is preallocated;
+    /// with `parallel: true` the branches run as rayon tasks, whose scheduling
+    /// may allocate).
     pub fn accelerations(
         &mut self,
         t: f64,
@@ -232,49 +359,51 @@ impl NaturalPartitioning {
             .map_err(ev)?;
         let m = self.sys.n_rows();
         let m_h = self.sys.n_holonomic();
-        let (mut gamma, mut phi_dot, mut phi) =
-            (DVector::zeros(m), DVector::zeros(m), DVector::zeros(m));
-        let mut forces = DVector::zeros(self.n_v());
-        self.ws.gamma(&self.sys, gamma.as_mut_slice()).map_err(ev)?;
+        let w = &mut self.work;
         self.ws
-            .phi_dot(&self.sys, phi_dot.as_mut_slice())
+            .gamma(&self.sys, w.gamma.as_mut_slice())
             .map_err(ev)?;
-        self.ws.phi(&self.sys, phi.as_mut_slice()).map_err(ev)?;
         self.ws
-            .generalized_forces(&self.sys, forces.as_mut_slice())
+            .phi_dot(&self.sys, w.phi_dot.as_mut_slice())
+            .map_err(ev)?;
+        self.ws.phi(&self.sys, w.phi.as_mut_slice()).map_err(ev)?;
+        self.ws
+            .generalized_forces(&self.sys, w.forces.as_mut_slice())
             .map_err(ev)?;
         for i in m_h..m {
-            phi[i] = 0.0; // position level only for holonomic rows
+            w.phi[i] = 0.0; // position level only for holonomic rows
         }
-        let mut gamma_bar = gamma.clone();
+        w.gamma_bar.copy_from(&w.gamma);
         if let Stabilization::Baumgarte { alpha, beta } = self.params.stabilization {
-            gamma_bar.axpy(-2.0 * alpha, &phi_dot, 1.0);
-            gamma_bar.axpy(-beta * beta, &phi, 1.0);
+            w.gamma_bar.axpy(-2.0 * alpha, &w.phi_dot, 1.0);
+            w.gamma_bar.axpy(-beta * beta, &w.phi, 1.0);
         }
         // 1. the branches (parallel)
         let (model, ws, sys, tol) = (&*self.model, &self.ws, &self.sys, self.params.rank_tol);
-        let build = |br| build_branch(t, model, ws, sys, br, &gamma_bar, &forces, tol);
-        let parts: Vec<BranchSystem> = if self.params.parallel {
-            self.tree
-                .branches
-                .par_iter()
-                .map(build)
-                .collect::<Result<_, _>>()?
-        } else {
-            self.tree
-                .branches
-                .iter()
-                .map(build)
-                .collect::<Result<_, _>>()?
+        let (gamma_bar, forces) = (&w.gamma_bar, &w.forces);
+        let build = |(p, br): (&mut BranchSystem, &tree::Branch)| {
+            build_branch_into(t, model, ws, sys, br, gamma_bar, forces, tol, p)
         };
-        let s: usize = parts.iter().map(|p| p.mass.nrows()).sum();
+        if self.params.parallel {
+            w.parts
+                .par_iter_mut()
+                .zip(self.tree.branches.par_iter())
+                .try_for_each(build)?;
+        } else {
+            w.parts
+                .iter_mut()
+                .zip(self.tree.branches.iter())
+                .try_for_each(build)?;
+        }
+        let s: usize = w.parts.iter().map(|p| p.mass.nrows()).sum();
         self.stats.n_independent = s;
-        let out = if self.tree.cut_entries.is_empty() {
-            self.solve_open(t, &parts)?
+        if self.tree.cut_entries.is_empty() {
+            self.solve_open(t)?;
         } else {
-            self.solve_cut(t, &parts, &gamma, &gamma_bar, &phi, &phi_dot)?
-        };
+            self.solve_cut(t)?;
+        }
         self.stats.evaluations += 1;
+        let out = &self.work.out;
         if let Some(i) = out.iter().position(|x| !x.is_finite()) {
             return Err(ComplementError::NonFinite {
                 t,
@@ -286,130 +415,171 @@ impl NaturalPartitioning {
         Ok(())
     }
 
-    /// Step 2: branch by branch.
-    fn solve_open(&self, t: f64, parts: &[BranchSystem]) -> Result<DVector<f64>, ComplementError> {
-        let solve = |p: &BranchSystem| -> Result<DVector<f64>, ComplementError> {
-            let chol = p
-                .mass
-                .clone()
-                .cholesky()
-                .ok_or(ComplementError::SingularMass {
+    /// Step 2: branch by branch, into `work.out`.
+    fn solve_open(&mut self, t: f64) -> Result<(), ComplementError> {
+        let solve = |(p, (x, u, l, mem)): (
+            &BranchSystem,
+            &mut (DVector<f64>, DVector<f64>, Vec<f64>, Scratch),
+        )| {
+            // AᵀMA üⁱ = Aᵀ(F − Mü_p),  ü = ü_p + A üⁱ
+            let s = p.mass.nrows();
+            l.copy_from_slice(p.mass.as_slice());
+            x.copy_from(&p.rhs);
+            if !cholesky_solve(l, s, x.as_mut_slice(), 1, mem) {
+                return Err(ComplementError::SingularMass {
                     t,
                     what: "AᵀMA",
                     method: "natural partitioning",
-                    rank: p.mass.nrows(),
-                })?;
-            Ok(&p.udd_p + &p.a * chol.solve(&p.rhs))
+                    rank: s,
+                });
+            }
+            u.copy_from(&p.udd_p);
+            u.gemv(1.0, &p.a, x, 1.0);
+            Ok(())
         };
-        let local: Vec<DVector<f64>> = if self.params.parallel {
-            parts.par_iter().map(solve).collect::<Result<_, _>>()?
+        let w = &mut self.work;
+        if self.params.parallel {
+            w.parts
+                .par_iter()
+                .zip(w.local.par_iter_mut())
+                .try_for_each(solve)?;
         } else {
-            parts.iter().map(solve).collect::<Result<_, _>>()?
-        };
-        let mut out = DVector::zeros(self.n_v());
-        for (br, u) in self.tree.branches.iter().zip(&local) {
+            w.parts.iter().zip(w.local.iter_mut()).try_for_each(solve)?;
+        }
+        for (br, (_, u, _, _)) in self.tree.branches.iter().zip(&w.local) {
             for (l, link) in br.links.iter().enumerate() {
-                out.rows_mut(6 * link.body, 6).copy_from(&u.rows(6 * l, 6));
+                w.out
+                    .rows_mut(6 * link.body, 6)
+                    .copy_from(&u.rows(6 * l, 6));
             }
         }
-        Ok(out)
+        Ok(())
     }
 
-    /// Step 3: global A, then the cut constraints by penalty or null space.
-    fn solve_cut(
-        &self,
-        t: f64,
-        parts: &[BranchSystem],
-        gamma: &DVector<f64>,
-        gamma_bar: &DVector<f64>,
-        phi: &DVector<f64>,
-        phi_dot: &DVector<f64>,
-    ) -> Result<DVector<f64>, ComplementError> {
-        let n = self.n_v();
-        let s: usize = parts.iter().map(|p| p.mass.nrows()).sum();
-        let mut a = DMatrix::zeros(n, s);
-        let mut udd_p = DVector::zeros(n);
-        let mut mr = DMatrix::zeros(s, s);
-        let mut rhs = DVector::zeros(s);
+    /// Step 3: global A, then the cut constraints by penalty or null space,
+    /// into `work.out`.
+    fn solve_cut(&mut self, t: f64) -> Result<(), ComplementError> {
+        let w = &mut self.work;
+        let c = &mut w.cut;
+        let s = c.mr.nrows();
+        c.a.fill(0.0);
+        c.udd_p.fill(0.0);
+        c.mr.fill(0.0);
         let mut off = 0;
-        for (br, p) in self.tree.branches.iter().zip(parts) {
+        for (br, p) in self.tree.branches.iter().zip(&w.parts) {
             let sg = p.mass.nrows();
             for (l, link) in br.links.iter().enumerate() {
-                a.view_mut((6 * link.body, off), (6, sg))
+                c.a.view_mut((6 * link.body, off), (6, sg))
                     .copy_from(&p.a.rows(6 * l, 6));
-                udd_p
+                c.udd_p
                     .rows_mut(6 * link.body, 6)
                     .copy_from(&p.udd_p.rows(6 * l, 6));
             }
-            mr.view_mut((off, off), (sg, sg)).copy_from(&p.mass);
-            rhs.rows_mut(off, sg).copy_from(&p.rhs);
+            c.mr.view_mut((off, off), (sg, sg)).copy_from(&p.mass);
+            c.rhs.rows_mut(off, sg).copy_from(&p.rhs);
             off += sg;
         }
         // cut rows B_c from the blocks
         let entries = self.sys.entries();
-        let rows: Vec<(usize, usize)> = self
-            .tree
-            .cut_entries
-            .iter()
-            .flat_map(|&k| (0..entries[k].rows()).map(move |r| (k, r)))
-            .collect();
+        let rows = &c.rows;
         let mc = rows.len();
-        let mut bc = DMatrix::zeros(mc, n);
-        let sel = |v: &DVector<f64>| {
-            DVector::from_fn(mc, |i, _| v[entries[rows[i].0].global_row(rows[i].1)])
-        };
+        let sel = |v: &DVector<f64>, i: usize| v[entries[rows[i].0].global_row(rows[i].1)];
+        c.bc.fill(0.0);
         for (i, &(k, r)) in rows.iter().enumerate() {
             let e = &entries[k];
             let blk = self.ws.block(k);
             for (body, jb) in [(e.body_i, &blk.ji), (e.body_j, &blk.jj)] {
                 if let mbs_model::BodyRef::Body(id) = body {
-                    for c in 0..6 {
-                        bc[(i, 6 * id.0 + c)] += jb[(r, c)];
+                    for col in 0..6 {
+                        c.bc[(i, 6 * id.0 + col)] += jb[(r, col)];
                     }
                 }
             }
         }
-        let k_mat = &bc * &a;
-        let bu = &bc * &udd_p;
+        let n = c.a.nrows();
+        mul(
+            mmut(c.k_mat.as_mut_slice(), mc, s),
+            fview(&c.bc),
+            fview(&c.a),
+        );
+        c.bu.gemv(1.0, &c.bc, &c.udd_p, 0.0);
         let singular = |what| ComplementError::SingularMass {
             t,
             what,
             method: "natural partitioning",
             rank: s,
         };
-        let uddi = match self.params.cut {
+        match self.params.cut {
             CutTreatment::Penalty { alpha, xi, omega } => {
                 // (AᵀMA + α KᵀK) üⁱ = Aᵀ(F − Mü_p) − α Kᵀ (B_c ü_p − Γ_c + 2ξωΦ̇_c + ω²Φ_c)
-                let r = &bu - sel(gamma)
-                    + sel(phi_dot) * (2.0 * xi * omega)
-                    + sel(phi) * (omega * omega);
-                mr.gemm_tr(alpha, &k_mat, &k_mat, 1.0);
-                rhs.gemv_tr(-alpha, &k_mat, &r, 1.0);
-                mr.cholesky().ok_or(singular("AᵀMA + αKᵀK"))?.solve(&rhs)
+                for i in 0..mc {
+                    c.r[i] = c.bu[i] - sel(&w.gamma, i)
+                        + sel(&w.phi_dot, i) * (2.0 * xi * omega)
+                        + sel(&w.phi, i) * (omega * omega);
+                }
+                c.mr.gemm_tr(alpha, &c.k_mat, &c.k_mat, 1.0);
+                c.rhs.gemv_tr(-alpha, &c.k_mat, &c.r, 1.0);
+                c.uddi.copy_from(&c.rhs);
+                if !cholesky_solve(c.mr.as_mut_slice(), s, c.uddi.as_mut_slice(), 1, &mut c.mem) {
+                    return Err(singular("AᵀMA + αKᵀK"));
+                }
             }
             CutTreatment::NullSpace { method } => {
                 let nsp = NullSpaceParams {
                     rank_tol: self.params.rank_tol,
                     compute_s: true,
                 };
-                let mass = (method == NullSpaceMethod::WangHuston).then_some(&mr);
-                let ns = null_space(method, &k_mat, mass, &nsp).map_err(|source| {
+                let mass = (method == NullSpaceMethod::WangHuston).then_some(&c.mr);
+                null_space_into(method, &c.k_mat, mass, &nsp, &mut c.ns).map_err(|source| {
                     ComplementError::NullSpace {
                         t,
                         method: method.name(),
                         source,
                     }
                 })?;
-                let target = sel(gamma_bar) - bu;
-                let w_p = particular(&ns, &k_mat, &target, self.params.rank_tol);
-                let nm = &ns.p;
-                let red = nm.transpose() * &mr * nm;
-                let r2 = nm.transpose() * (&rhs - &mr * &w_p);
-                let w = red.cholesky().ok_or(singular("NᵀAᵀMAN"))?.solve(&r2);
-                w_p + nm * w
+                // target Γ̄_c − B_c ü_p (in c.r)
+                for i in 0..mc {
+                    c.r[i] = sel(&w.gamma_bar, i) - c.bu[i];
+                }
+                particular_into(
+                    &c.ns,
+                    &c.k_mat,
+                    &c.r,
+                    self.params.rank_tol,
+                    &mut c.min_norm,
+                    &mut c.w_p,
+                );
+                let kn = c.ns.p().ncols();
+                let nm = mref(c.ns.p_data(), s, kn);
+                // NᵀAᵀMAN w = Nᵀ (Aᵀ(F − Mü_p) − AᵀMA w_p)
+                mul(mmut(&mut c.nbuf, s, kn), fview(&c.mr), nm);
+                mul(
+                    mmut(&mut c.red, kn, kn),
+                    nm.transpose(),
+                    mref(&c.nbuf, s, kn),
+                );
+                c.t_s.copy_from(&c.rhs);
+                c.t_s.gemv(-1.0, &c.mr, &c.w_p, 1.0);
+                let wv = &mut c.uddi.as_mut_slice()[..kn];
+                mul(
+                    mmut(wv, kn, 1),
+                    nm.transpose(),
+                    mref(c.t_s.as_slice(), s, 1),
+                );
+                if !cholesky_solve(&mut c.red, kn, wv, 1, &mut c.mem) {
+                    return Err(singular("NᵀAᵀMAN"));
+                }
+                // üⁱ = w_p + N w
+                mul(mmut(c.t_s.as_mut_slice(), s, 1), nm, mref(wv, kn, 1));
+                c.t_s += &c.w_p;
+                c.uddi.copy_from(&c.t_s);
             }
-        };
-        Ok(udd_p + a * uddi)
+        }
+        // ü = ü_p + A üⁱ
+        w.out.copy_from(&c.udd_p);
+        w.out.gemv(1.0, &c.a, &c.uddi, 1.0);
+        let _ = n;
+        Ok(())
     }
 
     /// Newton–Raphson correction of positions (small body rotations δφ' applied
@@ -425,17 +595,22 @@ impl NaturalPartitioning {
             return Ok(false);
         };
         let ev = |e| ComplementError::Evaluation { t, source: e };
-        let (m, m_h, n) = (self.sys.n_rows(), self.sys.n_holonomic(), self.n_v());
-        let mut jac = DMatrix::zeros(m, n);
-        let mut phi = self.eval_positions(t, q, v, &mut jac)?;
-        let mut res = phi.norm();
+        self.eval_positions(t, q, v)?;
+        let mut res = self.work.phi_h.norm();
         let mut changed = false;
         let mut iterations = 0;
         if res > tol {
             changed = true;
             self.stats.position_corrections += 1;
             while res > 1e-2 * tol && iterations < self.params.newton_max_iter {
-                let d = min_norm_solve(&jac.rows(0, m_h).clone_owned(), &phi, self.params.rank_tol);
+                let w = &mut self.work;
+                min_norm_solve_into(
+                    &w.jac,
+                    w.phi_h.as_slice(),
+                    self.params.rank_tol,
+                    &mut w.nr_pos,
+                );
+                let d = &w.nr_pos.x;
                 for b in 0..self.model.n_bodies() {
                     for c in 0..3 {
                         q[7 * b + c] -= d[6 * b + c];
@@ -446,8 +621,8 @@ impl NaturalPartitioning {
                     q[7 * b + 3..7 * b + 7].copy_from_slice(pn.as_slice());
                 }
                 iterations += 1;
-                phi = self.eval_positions(t, q, v, &mut jac)?;
-                let new = phi.norm();
+                self.eval_positions(t, q, v)?;
+                let new = self.work.phi_h.norm();
                 if new >= res && new <= tol {
                     res = new;
                     break;
@@ -456,7 +631,7 @@ impl NaturalPartitioning {
             }
             self.stats.newton_iterations += iterations;
             if res.is_nan() || res > tol {
-                let row = phi.iamax();
+                let row = self.work.phi_h.iamax();
                 return Err(ComplementError::NewtonNotConverged {
                     t,
                     residual: res,
@@ -471,12 +646,22 @@ impl NaturalPartitioning {
                 });
             }
         }
-        let mut phi_t = DVector::zeros(m);
-        self.ws.phi_t(&self.sys, phi_t.as_mut_slice()).map_err(ev)?;
-        let phi_dot = &jac * DVector::from_column_slice(v) + phi_t;
-        if changed || phi_dot.norm() > tol {
-            let dv = min_norm_solve(&jac, &phi_dot, self.params.rank_tol);
-            for (vi, d) in v.iter_mut().zip(dv.iter()) {
+        let w = &mut self.work;
+        self.ws
+            .phi_t(&self.sys, w.phi_t.as_mut_slice())
+            .map_err(ev)?;
+        // Φ̇ = Φ_q u̇ + Φ_t (in phi_dot)
+        let vv = DVectorView::from_slice(v, v.len());
+        w.phi_dot.gemv(1.0, &w.jac, &vv, 0.0);
+        w.phi_dot += &w.phi_t;
+        if changed || w.phi_dot.norm() > tol {
+            min_norm_solve_into(
+                &w.jac,
+                w.phi_dot.as_slice(),
+                self.params.rank_tol,
+                &mut w.nr_vel,
+            );
+            for (vi, d) in v.iter_mut().zip(w.nr_vel.x.iter()) {
                 *vi -= d;
             }
             self.stats.velocity_corrections += 1;
@@ -487,25 +672,20 @@ impl NaturalPartitioning {
 }
 
 impl NaturalPartitioning {
-    /// Φ (holonomic rows) and Φ_q (all rows, [ṙ, ω'] columns) at (t, q).
-    fn eval_positions(
-        &mut self,
-        t: f64,
-        q: &[f64],
-        v: &[f64],
-        jac: &mut DMatrix<f64>,
-    ) -> Result<DVector<f64>, ComplementError> {
+    /// Φ (holonomic rows, into `work.phi_h`) and Φ_q (all rows, [ṙ, ω']
+    /// columns, into `work.jac`) at (t, q).
+    fn eval_positions(&mut self, t: f64, q: &[f64], v: &[f64]) -> Result<(), ComplementError> {
         let ev = |e| ComplementError::Evaluation { t, source: e };
         self.load(t, q, v)?;
         self.ws
             .evaluate_constraints(&self.model, &self.sys, &self.state)
             .map_err(ev)?;
-        let mut phi_all = vec![0.0; self.sys.n_rows()];
-        self.ws.phi(&self.sys, &mut phi_all).map_err(ev)?;
-        self.ws.phi_q_dense(&self.sys, jac).map_err(ev)?;
-        Ok(DVector::from_column_slice(
-            &phi_all[..self.sys.n_holonomic()],
-        ))
+        let w = &mut self.work;
+        self.ws.phi(&self.sys, &mut w.phi_all).map_err(ev)?;
+        self.ws.phi_q_dense(&self.sys, &mut w.jac).map_err(ev)?;
+        let m_h = self.sys.n_holonomic();
+        w.phi_h.as_mut_slice().copy_from_slice(&w.phi_all[..m_h]);
+        Ok(())
     }
 }
 

@@ -26,7 +26,7 @@
 
 use mbs_constraints::{SystemLayout, Workspace};
 use mbs_model::{BodyRef, Model};
-use nalgebra::{DMatrix, DVector, Matrix6};
+use nalgebra::{DMatrix, DVector, Matrix6, Vector6};
 
 use crate::error::ComplementError;
 
@@ -125,7 +125,9 @@ impl OpenTree {
 }
 
 /// A branch's part of A and of the particular acceleration, with its reduced
-/// mass matrix and right-hand side.
+/// mass matrix and right-hand side; preallocated once per branch (the sizes are
+/// fixed by the tree: `s_g = Σ (6 − rows of the tree joint)`) and refilled by
+/// [`build_branch_into`] without allocating.
 #[derive(Clone, Debug)]
 pub struct BranchSystem {
     /// A_g (6 n_g × s_g), rows body by body in branch order.
@@ -136,22 +138,118 @@ pub struct BranchSystem {
     pub mass: DMatrix<f64>,
     /// A_gᵀ (F_g − M_g ü_p).
     pub rhs: DVector<f64>,
+    splits: Vec<Split>,
+    offsets: Vec<usize>,
+    /// M_b A_b (6 × s_g).
+    mab: DMatrix<f64>,
 }
 
-/// Per-body split of the tree joint (eq 5.4.1.5).
+impl BranchSystem {
+    /// Storage for `branch` of the assembly `sys`.
+    pub fn new(branch: &Branch, sys: &SystemLayout) -> Self {
+        let mut offsets = Vec::with_capacity(branch.links.len());
+        let mut s_g = 0;
+        for l in &branch.links {
+            offsets.push(s_g);
+            let r = l.joint.map_or(0, |(k, _)| sys.entries()[k].rows().min(6));
+            s_g += 6 - r;
+        }
+        let ng = branch.links.len();
+        Self {
+            a: DMatrix::zeros(6 * ng, s_g),
+            udd_p: DVector::zeros(6 * ng),
+            mass: DMatrix::zeros(s_g, s_g),
+            rhs: DVector::zeros(s_g),
+            splits: vec![Split::default(); ng],
+            offsets,
+            mab: DMatrix::zeros(6, s_g),
+        }
+    }
+}
+
+/// Per-body split of the tree joint (eq 5.4.1.5), on the stack (r ≤ 6).
+#[derive(Clone, Debug, Default)]
 struct Split {
-    dep: Vec<usize>,
-    indep: Vec<usize>,
-    /// (B^d)⁻¹ B^i (r × (6 − r)).
-    x: DMatrix<f64>,
-    /// (B^d)⁻¹ B_kp (r × 6); empty for a ground parent.
-    y: Option<DMatrix<f64>>,
-    /// (B^d)⁻¹ Γ̄_k.
-    z: DVector<f64>,
+    r: usize,
+    /// Dependent columns (first r), ascending.
+    dep: [usize; 6],
+    /// Independent columns (first 6 − r), ascending.
+    indep: [usize; 6],
+    /// (B^d)⁻¹ B^i (r × (6 − r), top-left).
+    x: Matrix6<f64>,
+    /// (B^d)⁻¹ B_kp (r × 6); only with a body parent.
+    y: Matrix6<f64>,
+    has_y: bool,
+    /// (B^d)⁻¹ Γ̄_k (first r).
+    z: Vector6<f64>,
+}
+
+/// LU with partial pivoting of the top-left `r × r` block of `a` (in place;
+/// `perm[k]`: the row swapped with row `k` at step `k`).
+fn lu6(a: &mut Matrix6<f64>, r: usize, perm: &mut [usize; 6]) {
+    for k in 0..r {
+        let mut piv = k;
+        for i in k + 1..r {
+            if a[(i, k)].abs() > a[(piv, k)].abs() {
+                piv = i;
+            }
+        }
+        perm[k] = piv;
+        if piv != k {
+            a.swap_rows(k, piv);
+        }
+        let d = a[(k, k)];
+        if d == 0.0 {
+            continue;
+        }
+        for i in k + 1..r {
+            a[(i, k)] /= d;
+        }
+        for j in k + 1..r {
+            let akj = a[(k, j)];
+            for i in k + 1..r {
+                a[(i, j)] -= a[(i, k)] * akj;
+            }
+        }
+    }
+}
+
+/// Solves with [`lu6`]'s factors for the first `c` columns of `b` (rows 0..r);
+/// `false` if a pivot is zero.
+fn lu6_solve(
+    lu: &Matrix6<f64>,
+    r: usize,
+    perm: &[usize; 6],
+    b: &mut Matrix6<f64>,
+    c: usize,
+) -> bool {
+    if (0..r).any(|i| lu[(i, i)] == 0.0) {
+        return false;
+    }
+    for col in 0..c {
+        for k in 0..r {
+            b.swap((k, col), (perm[k], col));
+        }
+        for k in 0..r {
+            let xk = b[(k, col)];
+            for i in k + 1..r {
+                b[(i, col)] -= lu[(i, k)] * xk;
+            }
+        }
+        for k in (0..r).rev() {
+            b[(k, col)] /= lu[(k, k)];
+            let xk = b[(k, col)];
+            for i in 0..k {
+                b[(i, col)] -= lu[(i, k)] * xk;
+            }
+        }
+    }
+    true
 }
 
 /// Chooses the dependent columns of the child block by Gauss elimination with
 /// complete pivoting; fails on rank loss (pivot ≤ tol · max|B|).
+#[allow(clippy::too_many_arguments)]
 fn split(
     t: f64,
     model: &Model,
@@ -160,15 +258,13 @@ fn split(
     link: &TreeLink,
     gamma_bar: &DVector<f64>,
     tol: f64,
-) -> Result<Split, ComplementError> {
+    sp: &mut Split,
+) -> Result<(), ComplementError> {
     let Some((k, slot)) = link.joint else {
-        return Ok(Split {
-            dep: Vec::new(),
-            indep: (0..6).collect(),
-            x: DMatrix::zeros(0, 6),
-            y: None,
-            z: DVector::zeros(0),
-        });
+        sp.r = 0;
+        sp.indep = [0, 1, 2, 3, 4, 5];
+        sp.has_y = false;
+        return Ok(());
     };
     let e = &sys.entries()[k];
     let blk = ws.block(k);
@@ -182,14 +278,22 @@ fn split(
         if slot == 0 { e.body_j } else { e.body_i },
         BodyRef::Body(_)
     );
-    let bc = DMatrix::from_fn(r, 6, |i, j| bc[(i, j)]);
-    let scale = bc.amax();
-    let mut w = bc.clone();
-    let mut row_used = vec![false; r];
+    let mut w = Matrix6::<f64>::zeros();
+    for i in 0..r {
+        for j in 0..6 {
+            w[(i, j)] = bc[(i, j)];
+        }
+    }
+    let mut scale = 0.0_f64;
+    for i in 0..r {
+        for j in 0..6 {
+            scale = scale.max(bc[(i, j)].abs());
+        }
+    }
+    let mut row_used = [false; 6];
     let mut col_used = [false; 6];
-    let mut dep = Vec::with_capacity(r);
     let mut min_piv = f64::INFINITY;
-    for _ in 0..r {
+    for nd in 0..r {
         let mut best = (0, 0, 0.0);
         for i in (0..r).filter(|&i| !row_used[i]) {
             for j in (0..6).filter(|&j| !col_used[j]) {
@@ -206,26 +310,45 @@ fn split(
                 t,
                 joint: sys.source_name(model, e.source),
                 body: name(BodyRef::Body(mbs_model::BodyId(link.body))),
-                rank: dep.len(),
+                rank: nd,
                 rows: r,
                 pivot: min_piv,
             });
         }
         row_used[pi] = true;
         col_used[pj] = true;
-        dep.push(pj);
-        let prow = w.row(pi).clone_owned() / w[(pi, pj)];
+        sp.dep[nd] = pj;
+        let piv = w[(pi, pj)];
+        let mut prow = [0.0; 6];
+        for (j, pr) in prow.iter_mut().enumerate() {
+            *pr = w[(pi, j)] / piv;
+        }
         for i in (0..r).filter(|&i| !row_used[i]) {
             let f = w[(i, pj)];
             if f != 0.0 {
-                w.row_mut(i).zip_apply(&prow, |x, y| *x -= f * y);
+                for (j, pr) in prow.iter().enumerate() {
+                    w[(i, j)] -= f * pr;
+                }
             }
         }
     }
-    dep.sort_unstable();
-    let indep: Vec<usize> = (0..6).filter(|j| !dep.contains(j)).collect();
-    let bd = DMatrix::from_fn(r, r, |i, j| bc[(i, dep[j])]);
-    let lu = bd.lu();
+    sp.r = r;
+    sp.dep[..r].sort_unstable();
+    let mut ni = 0;
+    for j in 0..6 {
+        if !sp.dep[..r].contains(&j) {
+            sp.indep[ni] = j;
+            ni += 1;
+        }
+    }
+    let mut lu = Matrix6::<f64>::zeros();
+    for i in 0..r {
+        for j in 0..r {
+            lu[(i, j)] = bc[(i, sp.dep[j])];
+        }
+    }
+    let mut perm = [0usize; 6];
+    lu6(&mut lu, r, &mut perm);
     let singular = || ComplementError::RankLoss {
         t,
         joint: sys.source_name(model, e.source),
@@ -234,26 +357,37 @@ fn split(
         rows: r,
         pivot: min_piv,
     };
-    let bi = DMatrix::from_fn(r, indep.len(), |i, j| bc[(i, indep[j])]);
-    let x = lu.solve(&bi).ok_or_else(singular)?;
-    let y = if parent_is_body {
-        let bpm = DMatrix::from_fn(r, 6, |i, j| bp[(i, j)]);
-        Some(lu.solve(&bpm).ok_or_else(singular)?)
-    } else {
-        None
-    };
-    let g = DVector::from_fn(r, |i, _| gamma_bar[e.global_row(i)]);
-    let z = lu.solve(&g).ok_or_else(singular)?;
-    Ok(Split {
-        dep,
-        indep,
-        x,
-        y,
-        z,
-    })
+    for i in 0..r {
+        for j in 0..ni {
+            sp.x[(i, j)] = bc[(i, sp.indep[j])];
+        }
+    }
+    if !lu6_solve(&lu, r, &perm, &mut sp.x, ni) {
+        return Err(singular());
+    }
+    sp.has_y = parent_is_body;
+    if parent_is_body {
+        for i in 0..r {
+            for j in 0..6 {
+                sp.y[(i, j)] = bp[(i, j)];
+            }
+        }
+        lu6_solve(&lu, r, &perm, &mut sp.y, 6);
+    }
+    let mut g = Matrix6::<f64>::zeros();
+    for i in 0..r {
+        g[(i, 0)] = gamma_bar[e.global_row(i)];
+    }
+    lu6_solve(&lu, r, &perm, &mut g, 1);
+    for i in 0..r {
+        sp.z[i] = g[(i, 0)];
+    }
+    Ok(())
 }
 
-/// Builds A_g, ü_p,g, A_gᵀM_gA_g and A_gᵀ(F_g − M_g ü_p,g) of one branch.
+/// Builds A_g, ü_p,g, A_gᵀM_gA_g and A_gᵀ(F_g − M_g ü_p,g) of one branch
+/// (allocating form of [`build_branch_into`]).
+#[allow(clippy::too_many_arguments)]
 pub fn build_branch(
     t: f64,
     model: &Model,
@@ -264,61 +398,83 @@ pub fn build_branch(
     forces: &DVector<f64>,
     tol: f64,
 ) -> Result<BranchSystem, ComplementError> {
-    let splits = branch
-        .links
-        .iter()
-        .map(|l| split(t, model, ws, sys, l, gamma_bar, tol))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut offsets = Vec::with_capacity(splits.len());
-    let mut s_g = 0;
-    for sp in &splits {
-        offsets.push(s_g);
-        s_g += sp.indep.len();
+    let mut out = BranchSystem::new(branch, sys);
+    build_branch_into(t, model, ws, sys, branch, gamma_bar, forces, tol, &mut out)?;
+    Ok(out)
+}
+
+/// [`build_branch`] into storage made by [`BranchSystem::new`] for the same
+/// branch; allocation-free (except for the message of an error).
+#[allow(clippy::too_many_arguments)]
+pub fn build_branch_into(
+    t: f64,
+    model: &Model,
+    ws: &Workspace,
+    sys: &SystemLayout,
+    branch: &Branch,
+    gamma_bar: &DVector<f64>,
+    forces: &DVector<f64>,
+    tol: f64,
+    out: &mut BranchSystem,
+) -> Result<(), ComplementError> {
+    for (link, sp) in branch.links.iter().zip(out.splits.iter_mut()) {
+        split(t, model, ws, sys, link, gamma_bar, tol, sp)?;
     }
-    let ng = branch.links.len();
-    let mut a = DMatrix::zeros(6 * ng, s_g);
-    let mut udd_p = DVector::zeros(6 * ng);
-    for (l, (link, sp)) in branch.links.iter().zip(&splits).enumerate() {
-        let off = offsets[l];
-        for (c, &col) in sp.indep.iter().enumerate() {
-            a[(6 * l + col, off + c)] = 1.0;
+    let a = &mut out.a;
+    let udd_p = &mut out.udd_p;
+    a.fill(0.0);
+    udd_p.fill(0.0);
+    let s_g = a.ncols();
+    for (l, (link, sp)) in branch.links.iter().zip(&out.splits).enumerate() {
+        let off = out.offsets[l];
+        let ni = 6 - sp.r;
+        for c in 0..ni {
+            a[(6 * l + sp.indep[c], off + c)] = 1.0;
         }
         // u̇_c^d = −X u̇_c^i − Y u̇_p ;  ü_c^d = z − Y ü_p
-        for (d, &row) in sp.dep.iter().enumerate() {
-            for c in 0..sp.indep.len() {
+        for d in 0..sp.r {
+            let row = sp.dep[d];
+            for c in 0..ni {
                 a[(6 * l + row, off + c)] -= sp.x[(d, c)];
             }
             udd_p[6 * l + row] = sp.z[d];
         }
-        if let (Some(y), Some(pl)) = (&sp.y, link.parent_local) {
-            let ap = a.rows(6 * pl, 6).clone_owned();
-            let up = udd_p.rows(6 * pl, 6).clone_owned();
-            for (d, &row) in sp.dep.iter().enumerate() {
-                let yr = y.row(d);
-                let contrib = yr * &ap;
-                a.row_mut(6 * l + row).zip_apply(&contrib, |x, y| *x -= y);
-                udd_p[6 * l + row] -= yr.dot(&up.transpose());
+        if let (true, Some(pl)) = (sp.has_y, link.parent_local) {
+            // the parent's rows (6 pl..) precede the child's (6 l..)
+            for d in 0..sp.r {
+                let row = 6 * l + sp.dep[d];
+                for c in 0..s_g {
+                    let mut acc = sp.y[(d, 0)] * a[(6 * pl, c)];
+                    for j in 1..6 {
+                        acc += sp.y[(d, j)] * a[(6 * pl + j, c)];
+                    }
+                    a[(row, c)] -= acc;
+                }
+                let mut acc = 0.0;
+                for j in 0..6 {
+                    acc += sp.y[(d, j)] * udd_p[6 * pl + j];
+                }
+                udd_p[row] -= acc;
             }
         }
     }
     // Σ_b A_bᵀ M_b A_b and Σ_b A_bᵀ (F_b − M_b ü_p,b)  (sec 6.3, eq 6.3.2)
-    let mut mass = DMatrix::zeros(s_g, s_g);
-    let mut rhs = DVector::zeros(s_g);
+    out.mass.fill(0.0);
+    out.rhs.fill(0.0);
     for (l, link) in branch.links.iter().enumerate() {
         let b = link.body;
         let mut mb = Matrix6::zeros();
         mb.fixed_view_mut::<3, 3>(0, 0).fill_diagonal(sys.mass(b));
         mb.fixed_view_mut::<3, 3>(3, 3).copy_from(sys.inertia(b));
         let ab = a.rows(6 * l, 6);
-        let mab = mb * ab;
-        mass.gemm_tr(1.0, &ab, &mab, 1.0);
+        // M_b A_b (6 × s_g), column by column on the stack
+        for c in 0..s_g {
+            let col = mb * ab.fixed_view::<6, 1>(0, c);
+            out.mab.column_mut(c).copy_from(&col);
+        }
+        out.mass.gemm_tr(1.0, &ab, &out.mab, 1.0);
         let fb = forces.fixed_rows::<6>(6 * b) - mb * udd_p.fixed_rows::<6>(6 * l);
-        rhs.gemv_tr(1.0, &ab, &fb, 1.0);
+        out.rhs.gemv_tr(1.0, &ab, &fb, 1.0);
     }
-    Ok(BranchSystem {
-        a,
-        udd_p,
-        mass,
-        rhs,
-    })
+    Ok(())
 }

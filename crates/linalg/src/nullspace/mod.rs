@@ -32,9 +32,14 @@ pub mod qr;
 pub mod schur;
 pub mod svd;
 pub mod wang_huston;
+pub mod workspace;
 pub mod zero_eigen;
 
-pub use coordinate_partitioning::{CoordinatePartitioning, GaussJordan, Partition, gauss_jordan};
+pub use coordinate_partitioning::{
+    CoordinatePartitioning, GaussJordan, GaussJordanWork, Partition, gauss_jordan,
+    gauss_jordan_into,
+};
+pub use workspace::NullSpaceWorkspace;
 
 use nalgebra::DMatrix;
 
@@ -213,6 +218,34 @@ pub fn null_space(
     }
 }
 
+/// [`null_space`] into a preallocated [`NullSpaceWorkspace`] sized for the
+/// shape of `phi_q`: allocation-free for every method (coordinate partitioning
+/// selects its partition afresh; keep a [`CoordinatePartitioning`] and call its
+/// `compute_into` to reuse the partition).
+pub fn null_space_into(
+    method: NullSpaceMethod,
+    phi_q: &DMatrix<f64>,
+    mass: Option<&DMatrix<f64>>,
+    params: &NullSpaceParams,
+    ws: &mut NullSpaceWorkspace,
+) -> Result<(), LinalgError> {
+    match method {
+        NullSpaceMethod::ZeroEigen => zero_eigen::compute_into(phi_q, params, ws),
+        NullSpaceMethod::Schur => schur::compute_into(phi_q, params, ws),
+        NullSpaceMethod::PutdHouseholder => putd_householder::compute_into(phi_q, params, ws),
+        NullSpaceMethod::PutdGauss => putd_gauss::compute_into(phi_q, params, ws),
+        NullSpaceMethod::Svd => svd::compute_into(phi_q, params, ws),
+        NullSpaceMethod::Qr => qr::compute_into(phi_q, params, ws),
+        NullSpaceMethod::CoordinatePartitioning => {
+            coordinate_partitioning::compute_into(phi_q, params, ws)
+        }
+        NullSpaceMethod::WangHuston => match mass {
+            Some(mass) => wang_huston::compute_into(phi_q, mass, params, ws),
+            None => Err(LinalgError::MissingMass("wang-huston")),
+        },
+    }
+}
+
 /// Rejects non-finite Jacobians and bad tolerances.
 pub(crate) fn validate(phi_q: &DMatrix<f64>, params: &NullSpaceParams) -> Result<(), LinalgError> {
     check_finite("null-space jacobian", phi_q.as_slice())?;
@@ -224,57 +257,4 @@ pub(crate) fn validate(phi_q: &DMatrix<f64>, params: &NullSpaceParams) -> Result
         });
     }
     Ok(())
-}
-
-/// The trivial answer for an empty or zero Jacobian: rank 0, `P = I`.
-pub(crate) fn trivial(
-    n: usize,
-    m: usize,
-    method: NullSpaceMethod,
-    params: &NullSpaceParams,
-) -> NullSpace {
-    NullSpace {
-        p: DMatrix::identity(n, n),
-        rank: 0,
-        s: params.compute_s.then(|| DMatrix::zeros(n, m)),
-        orthonormal: true,
-        rank_tol: params.rank_tol,
-        method,
-    }
-}
-
-/// Pseudo-inverse `Φ⁺ = U₂ Λ₂⁻¹ U₂ᵀ Φᵀ` from an eigendecomposition of `ΦᵀΦ`
-/// (`u` columns ordered ascending, the last `rank` ones kept).
-pub(crate) fn pinv_from_gram_eigen(
-    phi_q: &DMatrix<f64>,
-    u: &DMatrix<f64>,
-    eig: &[f64],
-    rank: usize,
-) -> DMatrix<f64> {
-    let n = u.nrows();
-    let u2 = u.columns(n - rank, rank);
-    let mut scaled = u2.clone_owned();
-    for (k, mut col) in scaled.column_iter_mut().enumerate() {
-        col /= eig[n - rank + k];
-    }
-    scaled * (u2.transpose() * phi_q.transpose())
-}
-
-/// Orthonormalizes the columns of `v` in place by modified Gram–Schmidt, run
-/// twice ("twice is enough", Giraud et al.) for orthogonality to round-off.
-pub(crate) fn gram_schmidt(v: &mut DMatrix<f64>) {
-    let k = v.ncols();
-    for _pass in 0..2 {
-        for j in 0..k {
-            for i in 0..j {
-                let d = v.column(i).dot(&v.column(j));
-                let ci = v.column(i).clone_owned();
-                v.column_mut(j).axpy(-d, &ci, 1.0);
-            }
-            let nrm = v.column(j).norm();
-            if nrm > 0.0 {
-                v.column_mut(j).unscale_mut(nrm);
-            }
-        }
-    }
 }

@@ -8,49 +8,84 @@
 //! `P = H D₂ᵀ` (eq 3.23) is the last `n − r` columns of `H`. `S = Φ_r⁺ = Q₁R₁⁻ᵀ`
 //! placed in the independent-row columns (`X = [Φ_r; Pᵀ]`, `X⁻¹ = [Φ_r⁺ P]`).
 
+use faer::linalg::triangular_solve::solve_upper_triangular_in_place;
 use nalgebra::DMatrix;
 
-use super::coordinate_partitioning::gauss_jordan;
-use super::{NullSpace, NullSpaceMethod, NullSpaceParams, trivial, validate};
+use super::coordinate_partitioning::{GaussJordanWork, gauss_jordan_into};
+use super::workspace::{PAR, QrBufs, mmut, mref, qr_with_q};
+use super::{NullSpace, NullSpaceMethod, NullSpaceParams, NullSpaceWorkspace, validate};
 use crate::LinalgError;
-use crate::dense::{as_faer, to_nalgebra};
 
 /// `P = H D₂ᵀ` (eq 3.23).
 pub fn compute(phi_q: &DMatrix<f64>, params: &NullSpaceParams) -> Result<NullSpace, LinalgError> {
+    let (m, n) = phi_q.shape();
+    let mut ws = NullSpaceWorkspace::new(m, n);
+    compute_into(phi_q, params, &mut ws)?;
+    Ok(ws.to_null_space())
+}
+
+/// [`compute`] into a workspace (allocation-free).
+pub fn compute_into(
+    phi_q: &DMatrix<f64>,
+    params: &NullSpaceParams,
+    ws: &mut NullSpaceWorkspace,
+) -> Result<(), LinalgError> {
     validate(phi_q, params)?;
+    ws.start(phi_q, NullSpaceMethod::PutdHouseholder, params)?;
     let (m, n) = phi_q.shape();
     if m == 0 || n == 0 || phi_q.amax() == 0.0 {
-        return Ok(trivial(n, m, NullSpaceMethod::PutdHouseholder, params));
+        ws.set_trivial(params);
+        return Ok(());
     }
-    let gj = gauss_jordan(phi_q, params.rank_tol);
-    let mut rows = gj.independent_rows.clone();
+    let mut gj = std::mem::replace(&mut ws.gj, GaussJordanWork::new(0, 0));
+    gauss_jordan_into(phi_q, params.rank_tol, &mut gj);
+    let r = gj.independent_rows.len();
+    let rows = &mut ws.idx[..r];
+    rows.copy_from_slice(&gj.independent_rows);
+    ws.gj = gj;
     rows.sort_unstable();
-    let r = rows.len();
+    let [phi_r_t, h, xt, ..] = &mut ws.w;
     // Φ_rᵀ, n × r: the independent constraints first, redundant ones dropped.
-    let phi_r_t = DMatrix::from_fn(n, r, |i, k| phi_q[(rows[k], i)]);
-    let qr = as_faer(&phi_r_t).qr();
-    let h = to_nalgebra(qr.compute_Q().as_ref());
-    let p = h.columns(r, n - r).clone_owned();
-    let s = params.compute_s.then(|| {
-        let rr = to_nalgebra(qr.R());
-        let r1 = rr.view((0, 0), (r, r)).clone_owned();
-        let q1t = h.columns(0, r).transpose();
-        // Φ_r⁺ = Q₁ R₁⁻ᵀ  ⇔  (Φ_r⁺)ᵀ = R₁⁻¹ Q₁ᵀ
-        let xt = r1
-            .solve_upper_triangular(&q1t)
-            .unwrap_or_else(|| DMatrix::zeros(r, n));
-        let mut s = DMatrix::zeros(n, m);
-        for (k, &row) in rows.iter().enumerate() {
-            s.column_mut(row).copy_from(&xt.row(k).transpose());
+    for k in 0..r {
+        for i in 0..n {
+            phi_r_t[i + k * n] = phi_q[(rows[k], i)];
         }
-        s
-    });
-    Ok(NullSpace {
-        p,
-        rank: r,
-        s,
-        orthonormal: true,
-        rank_tol: params.rank_tol,
-        method: NullSpaceMethod::PutdHouseholder,
-    })
+    }
+    qr_with_q(
+        phi_r_t,
+        n,
+        r,
+        false,
+        h,
+        QrBufs {
+            basis: &mut ws.basis,
+            qcoeff: &mut ws.qcoeff,
+            fwd: &mut ws.fwd,
+            bwd: &mut ws.bwd,
+            mem: &mut ws.mem,
+        },
+    );
+    let k = n - r;
+    ws.rank = r;
+    ws.p[..n * k].copy_from_slice(&h[n * r..n * n]);
+    ws.has_s = params.compute_s;
+    if params.compute_s {
+        // Φ_r⁺ = Q₁ R₁⁻ᵀ  ⇔  (Φ_r⁺)ᵀ = R₁⁻¹ Q₁ᵀ   (R₁: upper r × r of the factored Φ_rᵀ)
+        let r1 = mref(phi_r_t, n, r).subrows(0, r);
+        let singular = (0..r).any(|i| r1[(i, i)] == 0.0);
+        let mut x = mmut(xt, r, n);
+        if singular {
+            x.fill(0.0);
+        } else {
+            x.copy_from(mref(h, n, n).subcols(0, r).transpose());
+            solve_upper_triangular_in_place(r1, x.as_mut(), PAR);
+        }
+        ws.s.fill(0.0);
+        for (kk, &row) in rows.iter().enumerate() {
+            for i in 0..n {
+                ws.s[i + row * n] = x[(kk, i)];
+            }
+        }
+    }
+    Ok(())
 }

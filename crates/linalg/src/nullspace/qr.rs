@@ -7,48 +7,82 @@
 
 use nalgebra::DMatrix;
 
-use super::{NullSpace, NullSpaceMethod, NullSpaceParams, trivial, validate};
+use super::workspace::{QrBufs, cholesky_solve, mmut, mref, mul, qr_with_q, transpose_into};
+use super::{NullSpace, NullSpaceMethod, NullSpaceParams, NullSpaceWorkspace, validate};
 use crate::LinalgError;
-use crate::dense::{as_faer, to_nalgebra};
 
 /// `P = Q₂` (eq 3.36).
 pub fn compute(phi_q: &DMatrix<f64>, params: &NullSpaceParams) -> Result<NullSpace, LinalgError> {
+    let (m, n) = phi_q.shape();
+    let mut ws = NullSpaceWorkspace::new(m, n);
+    compute_into(phi_q, params, &mut ws)?;
+    Ok(ws.to_null_space())
+}
+
+/// [`compute`] into a workspace (allocation-free).
+pub fn compute_into(
+    phi_q: &DMatrix<f64>,
+    params: &NullSpaceParams,
+    ws: &mut NullSpaceWorkspace,
+) -> Result<(), LinalgError> {
     validate(phi_q, params)?;
+    ws.start(phi_q, NullSpaceMethod::Qr, params)?;
     let (m, n) = phi_q.shape();
     if m == 0 || n == 0 || phi_q.amax() == 0.0 {
-        return Ok(trivial(n, m, NullSpaceMethod::Qr, params));
+        ws.set_trivial(params);
+        return Ok(());
     }
-    let qr = as_faer(phi_q).transpose().col_piv_qr();
-    let rr = to_nalgebra(qr.R());
+    let [a, q, r1, g, ye, ..] = &mut ws.w;
+    transpose_into(phi_q, a);
+    qr_with_q(
+        a,
+        n,
+        m,
+        true,
+        q,
+        QrBufs {
+            basis: &mut ws.basis,
+            qcoeff: &mut ws.qcoeff,
+            fwd: &mut ws.fwd,
+            bwd: &mut ws.bwd,
+            mem: &mut ws.mem,
+        },
+    );
+    // R: the upper trapezoid of the factored Φ_qᵀ E (k × m)
     let k = n.min(m);
-    let r00 = rr[(0, 0)].abs();
+    let r00 = a[0].abs();
     let rank = (0..k)
-        .take_while(|&i| rr[(i, i)].abs() > params.rank_tol * r00)
+        .take_while(|&i| a[i + i * n].abs() > params.rank_tol * r00)
         .count();
-    let q = to_nalgebra(qr.compute_Q().as_ref());
-    let p = q.columns(rank, n - rank).clone_owned();
-    let s = if params.compute_s {
-        let r1 = rr.view((0, 0), (rank, m)).clone_owned();
-        let g = &r1 * r1.transpose();
-        let y = g
-            .cholesky()
-            .map(|c| c.solve(&r1))
-            .ok_or(LinalgError::Decomposition("R₁R₁ᵀ of the QR method"))?;
-        let (fwd, _) = qr.P().arrays();
-        let mut ye = DMatrix::zeros(rank, m);
-        for (kk, &col) in fwd.iter().enumerate() {
-            ye.column_mut(col).copy_from(&y.column(kk));
+    ws.rank = rank;
+    ws.p[..n * (n - rank)].copy_from_slice(&q[n * rank..n * n]);
+    ws.has_s = params.compute_s;
+    if params.compute_s {
+        // S = Q₁ (R₁R₁ᵀ)⁻¹ R₁ Eᵀ with R₁ the first `rank` rows of R (rank × m)
+        for j in 0..m {
+            for i in 0..rank {
+                r1[i + j * rank] = if i <= j { a[i + j * n] } else { 0.0 };
+            }
         }
-        Some(q.columns(0, rank) * ye)
-    } else {
-        None
-    };
-    Ok(NullSpace {
-        p,
-        rank,
-        s,
-        orthonormal: true,
-        rank_tol: params.rank_tol,
-        method: NullSpaceMethod::Qr,
-    })
+        mul(
+            mmut(g, rank, rank),
+            mref(r1, rank, m),
+            mref(r1, rank, m).transpose(),
+        );
+        // Y = (R₁R₁ᵀ)⁻¹ R₁, solved in place on a copy of R₁ (in `ye`'s scratch)
+        let y = &mut ws.basis[..rank * m];
+        y.copy_from_slice(&r1[..rank * m]);
+        if !cholesky_solve(g, rank, y, m, &mut ws.mem) {
+            return Err(LinalgError::Decomposition("R₁R₁ᵀ of the QR method"));
+        }
+        for (kk, &col) in ws.fwd[..m].iter().enumerate() {
+            ye[col * rank..(col + 1) * rank].copy_from_slice(&y[kk * rank..(kk + 1) * rank]);
+        }
+        mul(
+            mmut(&mut ws.s, n, m),
+            mref(q, n, n).subcols(0, rank),
+            mref(ye, rank, m),
+        );
+    }
+    Ok(())
 }

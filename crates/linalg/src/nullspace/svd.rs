@@ -3,43 +3,67 @@
 //! `Φ_qᵀ = W L Vᵀ` (eq 3.24); with `r` singular values `σ_i > rank_tol · σ_1`,
 //! `W = [W_d W_i]` and `P = W_i` (eq 3.28). `S = Φ_q⁺ = W_d L_r⁻¹ V_rᵀ`.
 
+use faer::col::ColMut;
+use faer::linalg::svd::svd;
 use nalgebra::DMatrix;
 
-use super::{NullSpace, NullSpaceMethod, NullSpaceParams, trivial, validate};
+use super::workspace::{PAR, mmut, mref, mul, transpose_into};
+use super::{NullSpace, NullSpaceMethod, NullSpaceParams, NullSpaceWorkspace, validate};
 use crate::LinalgError;
-use crate::dense::{as_faer, to_nalgebra};
 
 /// `P = W_i` (eq 3.28).
 pub fn compute(phi_q: &DMatrix<f64>, params: &NullSpaceParams) -> Result<NullSpace, LinalgError> {
+    let (m, n) = phi_q.shape();
+    let mut ws = NullSpaceWorkspace::new(m, n);
+    compute_into(phi_q, params, &mut ws)?;
+    Ok(ws.to_null_space())
+}
+
+/// [`compute`] into a workspace (allocation-free).
+pub fn compute_into(
+    phi_q: &DMatrix<f64>,
+    params: &NullSpaceParams,
+    ws: &mut NullSpaceWorkspace,
+) -> Result<(), LinalgError> {
     validate(phi_q, params)?;
+    ws.start(phi_q, NullSpaceMethod::Svd, params)?;
     let (m, n) = phi_q.shape();
     if m == 0 || n == 0 || phi_q.amax() == 0.0 {
-        return Ok(trivial(n, m, NullSpaceMethod::Svd, params));
+        ws.set_trivial(params);
+        return Ok(());
     }
-    let t = as_faer(phi_q).transpose().to_owned();
-    let svd = t
-        .svd()
-        .map_err(|_| LinalgError::Decomposition("SVD of Φ_qᵀ"))?;
+    let [t, w, v, wd, ..] = &mut ws.w;
+    transpose_into(phi_q, t);
     let k = n.min(m);
-    let sig: Vec<f64> = (0..k).map(|i| svd.S()[i]).collect();
+    let sig = &mut ws.eig[..k];
+    svd(
+        mref(t, n, m),
+        ColMut::from_slice_mut(sig).as_diagonal_mut(),
+        Some(mmut(w, n, n)),
+        Some(mmut(v, m, m)),
+        PAR,
+        ws.mem.stack(),
+        Default::default(),
+    )
+    .map_err(|_| LinalgError::Decomposition("SVD of Φ_qᵀ"))?;
+    let sig = &ws.eig[..k];
     let smax = sig.iter().fold(0.0_f64, |a, &s| a.max(s));
     let rank = sig.iter().filter(|&&s| s > params.rank_tol * smax).count();
-    let w = to_nalgebra(svd.U());
-    let p = w.columns(rank, n - rank).clone_owned();
-    let s = params.compute_s.then(|| {
-        let v = to_nalgebra(svd.V());
-        let mut wd = w.columns(0, rank).clone_owned();
-        for (i, mut col) in wd.column_iter_mut().enumerate() {
-            col /= sig[i];
+    ws.rank = rank;
+    ws.p[..n * (n - rank)].copy_from_slice(&w[n * rank..n * n]);
+    ws.has_s = params.compute_s;
+    if params.compute_s {
+        // S = W_d L_r⁻¹ V_rᵀ
+        for c in 0..rank {
+            for i in 0..n {
+                wd[i + c * n] = w[i + c * n] / sig[c];
+            }
         }
-        wd * v.columns(0, rank).transpose()
-    });
-    Ok(NullSpace {
-        p,
-        rank,
-        s,
-        orthonormal: true,
-        rank_tol: params.rank_tol,
-        method: NullSpaceMethod::Svd,
-    })
+        mul(
+            mmut(&mut ws.s, n, m),
+            mref(wd, n, rank),
+            mref(v, m, m).subcols(0, rank).transpose(),
+        );
+    }
+    Ok(())
 }

@@ -4,62 +4,91 @@
 //! eigenvectors of the (numerically) zero eigenvalues give `P = Ψ¹` (eq 3.15).
 //! Rank: `Λ_i > rank_tol · Λ_max`.
 
-use faer::Side;
+use faer::col::ColMut;
+use faer::linalg::evd::self_adjoint_evd;
 use nalgebra::DMatrix;
 
-use super::{NullSpace, NullSpaceMethod, NullSpaceParams, pinv_from_gram_eigen, trivial, validate};
+use super::workspace::{PAR, mmut, mref, mul};
+use super::{NullSpace, NullSpaceMethod, NullSpaceParams, NullSpaceWorkspace, validate};
 use crate::LinalgError;
-use crate::dense::{as_faer, to_nalgebra};
+use crate::dense::as_faer;
 
 /// `P = Ψ¹` from the eigendecomposition of `Φ_qᵀΦ_q` (eq 3.15); `S = Φ_q⁺`.
 pub fn compute(phi_q: &DMatrix<f64>, params: &NullSpaceParams) -> Result<NullSpace, LinalgError> {
-    validate(phi_q, params)?;
     let (m, n) = phi_q.shape();
-    if m == 0 || n == 0 {
-        return Ok(trivial(n, m, NullSpaceMethod::ZeroEigen, params));
-    }
-    let f = as_faer(phi_q);
-    let a = f.transpose() * f;
-    let evd = a
-        .self_adjoint_eigen(Side::Lower)
-        .map_err(|_| LinalgError::Decomposition("self-adjoint eigendecomposition of Φ_qᵀΦ_q"))?;
-    let eig: Vec<f64> = (0..n).map(|i| evd.S()[i]).collect();
-    let u = to_nalgebra(evd.U());
-    Ok(from_sorted_eigen(
-        phi_q,
-        &u,
-        &eig,
-        NullSpaceMethod::ZeroEigen,
-        params,
-    ))
+    let mut ws = NullSpaceWorkspace::new(m, n);
+    compute_into(phi_q, params, &mut ws)?;
+    Ok(ws.to_null_space())
 }
 
-/// Shared by the zero-eigenvalue and Schur methods: `eig` ascending, `u` the
-/// matching orthonormal vectors.
+/// [`compute`] into a workspace (allocation-free).
+pub fn compute_into(
+    phi_q: &DMatrix<f64>,
+    params: &NullSpaceParams,
+    ws: &mut NullSpaceWorkspace,
+) -> Result<(), LinalgError> {
+    validate(phi_q, params)?;
+    ws.start(phi_q, NullSpaceMethod::ZeroEigen, params)?;
+    let (m, n) = phi_q.shape();
+    if m == 0 || n == 0 {
+        ws.set_trivial(params);
+        return Ok(());
+    }
+    let f = as_faer(phi_q);
+    let [a, _, _, u, ..] = &mut ws.w;
+    mul(mmut(a, n, n), f.transpose(), f);
+    self_adjoint_evd(
+        mref(a, n, n),
+        ColMut::from_slice_mut(&mut ws.eig[..n]).as_diagonal_mut(),
+        Some(mmut(u, n, n)),
+        PAR,
+        ws.mem.stack(),
+        Default::default(),
+    )
+    .map_err(|_| LinalgError::Decomposition("self-adjoint eigendecomposition of Φ_qᵀΦ_q"))?;
+    from_sorted_eigen(phi_q, params, ws);
+    Ok(())
+}
+
+/// Shared by the zero-eigenvalue and Schur methods: eigenvalues ascending in
+/// `ws.eig[..n]`, the matching orthonormal vectors in `ws.w[3]` (`n × n`).
+/// `S = Φ_q⁺ = U₂ Λ₂⁻¹ U₂ᵀ Φ_qᵀ` (the last `rank` columns kept).
 pub(crate) fn from_sorted_eigen(
     phi_q: &DMatrix<f64>,
-    u: &DMatrix<f64>,
-    eig: &[f64],
-    method: NullSpaceMethod,
     params: &NullSpaceParams,
-) -> NullSpace {
-    let n = u.nrows();
-    let m = phi_q.nrows();
+    ws: &mut NullSpaceWorkspace,
+) {
+    let (m, n) = phi_q.shape();
+    let eig = &ws.eig[..n];
     let lmax = eig.iter().fold(0.0_f64, |a, &l| a.max(l));
     if lmax <= 0.0 {
-        return trivial(n, m, method, params);
+        ws.set_trivial(params);
+        return;
     }
     let rank = eig.iter().filter(|&&l| l > params.rank_tol * lmax).count();
-    let p = u.columns(0, n - rank).clone_owned();
-    let s = params
-        .compute_s
-        .then(|| pinv_from_gram_eigen(phi_q, u, eig, rank));
-    NullSpace {
-        p,
-        rank,
-        s,
-        orthonormal: true,
-        rank_tol: params.rank_tol,
-        method,
+    let k = n - rank;
+    let [scaled, _, tmp, u, ..] = &mut ws.w;
+    ws.rank = rank;
+    ws.p[..n * k].copy_from_slice(&u[..n * k]);
+    ws.has_s = params.compute_s;
+    if params.compute_s {
+        // U₂ Λ₂⁻¹ (n × rank), then (U₂ᵀ Φ_qᵀ) (rank × m)
+        let u2 = &u[n * k..n * n];
+        for c in 0..rank {
+            let l = eig[k + c];
+            for i in 0..n {
+                scaled[i + c * n] = u2[i + c * n] / l;
+            }
+        }
+        mul(
+            mmut(tmp, rank, m),
+            mref(u2, n, rank).transpose(),
+            as_faer(phi_q).transpose(),
+        );
+        mul(
+            mmut(&mut ws.s, n, m),
+            mref(scaled, n, rank),
+            mref(tmp, rank, m),
+        );
     }
 }
