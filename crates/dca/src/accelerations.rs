@@ -55,7 +55,7 @@ impl AlfDca {
             }
             self.c[e] = c;
         }
-        self.form_matrices(false)?;
+        self.form_matrices(false, p.alpha)?;
         self.ws
             .generalized_forces(&self.sys, &mut self.forces)
             .map_err(|source| DcaError::Constraints { t, source })?;
@@ -64,7 +64,7 @@ impl AlfDca {
         let mut info = AccelerationInfo::default();
         for it in 1..=p.max_iter.max(1) {
             // one iteration: eqs 9–10 by assembly/disassembly, then eq 17 per node
-            let (diff, scale) = self.solve(false);
+            let (diff, scale) = self.solve(false, p.alpha);
             info.iterations = it;
             info.change = if it == 1 {
                 f64::INFINITY

@@ -41,6 +41,12 @@
 //! - Position projection: the paper's modified Newton (matrices kept from q*) is used
 //!   while it contracts; for large corrections (‖Φ‖∞ > `reuse_below`, or a slow
 //!   iteration) the matrices are formed again at the iterate (see [`projection`]).
+//! - The projections use their own penalty `DcaParams::projection_alpha` (default
+//!   1e10) and iteration cap `projection_max_iter` (default 25) instead of the
+//!   dynamics' α = 1e6 and 10: near singular configurations the augmented-Lagrangian
+//!   projection with α = 1e6 contracts a mode of singular value σ by
+//!   m/(m + ασ²) ≈ 1 and stalls (see [`projection`]); both levels are iterated in
+//!   correction form.
 //!
 //! # Parameters used in the acceptance tests
 //! - agreement with the global ALF (`tests/alf_agreement.rs`): α = 1e5·min(1,

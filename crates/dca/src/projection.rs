@@ -1,6 +1,20 @@
 //! Mass-orthogonal projections in DCA form (paper sec 3, eqs 41–72; appendix eqs
 //! 87–111), in the [ṙ, ω'] velocities of this crate.
 //!
+//! # Penalty
+//! Both levels use the projection penalty α = [`crate::DcaParams::projection_alpha`]
+//! (default 1e10) and the cap [`crate::DcaParams::projection_max_iter`] (default 25);
+//! the accelerations keep [`crate::DcaParams::alpha`] (the paper uses one α). The
+//! iteration contracts the error of a constraint mode with singular value σ of Φ_q by
+//! m/(m + ασ²) per iteration: with α = 1e6 that is ≈ 1 for σ < 1e-3, and near
+//! singular configurations the projections stalled (`tests/singular_configurations.rs`).
+//! Both levels are iterated in correction form, so the round-off of the solve,
+//! ≈ α·ε/λ_min(M) relative, applies to the small correction, and the result is checked
+//! against the exact Φ (Φ_t). The matrices are formed with the projection α (cached
+//! with α as part of the key, so the acceleration evaluation that follows forms its
+//! own with the dynamics' α) and the multiplier updates of the disassembly use the
+//! same α.
+//!
 //! # Positions (eqs 41–56, 99–100)
 //! Minimize ½(q − q*)ᵀM(q − q*) subject to Φ(q) = 0 by the augmented-Lagrangian
 //! modified Newton iteration with the tangent matrix formed once at q*:
@@ -14,29 +28,47 @@
 //! and joint vectors λ* + αΦ (eqs 50–56 have the form of eqs 11–17). Δq = [Δr; δθ']
 //! per body, δθ' a body-frame rotation vector; the Euler parameters are updated as
 //! p ← (p + ½G(p)ᵀδθ')/‖·‖. Stop when ‖Δq‖∞ < ε_p. While ‖Φ‖∞ exceeds
-//! [`crate::DcaParams::reuse_below`], or when an iteration reduced ‖Φ‖∞ by less than
-//! a factor 4, the matrices are formed again at the current iterate (Gauss–Newton
-//! instead of the modified Newton): with α = 1e6 the modified Newton contracts only
-//! while α‖Φ_q(q) − Φ_q(q*)‖ is small against M, which holds for the integration
-//! drift the paper targets but not for larger corrections (they diverge without it).
+//! [`crate::DcaParams::reuse_below`]·min(1, α_dyn/α) (α_dyn = `alpha`), or when an
+//! iteration reduced ‖Φ‖∞ by less than a factor 4, the matrices are formed again at
+//! the current iterate (Gauss–Newton instead of the modified Newton): the modified
+//! Newton contracts only while (Φ_q(q) − Φ_q(q*))ᵀαΦ(q) is small against M, which
+//! holds for the integration drift the paper targets but not for larger corrections
+//! (they diverge without it); the threshold scales with 1/α to keep that product.
+//! Safeguard: if the last iterate's ‖Φ‖∞ is above 4 times the smallest one seen (and
+//! above round-off), the projection falls back to that best iterate and reports
+//! itself unconverged.
 //!
 //! # Velocities (eqs 57–72, 109–111)
-//! With the matrices formed again at the corrected positions (sec 4.4):
+//! With the matrices formed again at the corrected positions (sec 4.4), the paper's
 //!
 //! ```text
 //!   (M + Φ_qᵀαΦ_q) q̇ᵢ₊₁ = M q̇* − Φ_qᵀ(λ*ᵢ + α Φ_t)                (eqs 64–65, 109)
 //!   λ*ᵢ₊₁ = λ*ᵢ + α(Φ_q q̇ᵢ₊₁ + Φ_t)                               (eqs 61, 72, 110)
 //! ```
 //!
-//! Stop when ‖q̇ᵢ₊₁ − q̇ᵢ‖∞ < ε_v. The matrices stay cached for the acceleration
-//! evaluation that follows at the same (t, q) (the integrator re-evaluates ẏ after a
-//! projection), as the paper reuses them (sec 3.3, last paragraph).
+//! is iterated in the equivalent correction form (q̇ᵢ₊₁ = q̇ᵢ + Δq̇ᵢ₊₁, q̇₀ = q̇*):
+//!
+//! ```text
+//!   (M + Φ_qᵀαΦ_q) Δq̇ᵢ₊₁ = M(q̇* − q̇ᵢ) − Φ_qᵀ(λ*ᵢ + α(Φ_q q̇ᵢ + Φ_t))
+//!   λ*ᵢ₊₁ = λ*ᵢ + α(Φ_q Δq̇ᵢ₊₁ + Φ_q q̇ᵢ + Φ_t)
+//! ```
+//!
+//! (leaf right-hand sides M_b(q̇* − q̇ᵢ)_b, joint vectors λ* + αΦ̇(q̇ᵢ)). Stop when
+//! ‖Δq̇‖∞ < ε_v. When the projection α equals the dynamics' α, the matrices stay cached
+//! for the acceleration evaluation that follows at the same (t, q) (the integrator
+//! re-evaluates ẏ after a projection), as the paper reuses them (sec 3.3, last
+//! paragraph); otherwise that evaluation forms them again (one more matrix pass per
+//! projection).
 
 use mbs_kinematics::euler_params::g_matrix;
 use nalgebra::{Vector3, Vector4, Vector6};
 
 use crate::error::DcaError;
 use crate::system::AlfDca;
+
+/// ‖Φ‖∞ below which the last position iterate is kept even if an earlier one had a
+/// smaller ‖Φ‖∞ (round-off level).
+const SAFEGUARD_PHI: f64 = 1e-13;
 
 /// What one projection did.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -67,6 +99,7 @@ impl AlfDca {
         let n = self.n_bodies();
         self.check_len("state y", 13 * n, y.len())?;
         let p = self.params;
+        let pa = p.projection_alpha;
         let mut info = ProjectionInfo::default();
         // Unit Euler parameters (A(p) does not depend on ‖p‖: a no-op physically).
         for b in 0..n {
@@ -80,15 +113,23 @@ impl AlfDca {
         self.evaluate_constraints_loaded()?;
 
         // ---- positions ----
-        self.form_matrices(true)?;
+        self.form_matrices(true, pa)?;
         self.correction.fill(0.0);
         self.reset_multipliers();
+        // `reuse_below` is set for the penalty α: keep the penalty force α‖Φ‖ at which
+        // the matrices are formed again (the mismatch (Φ_q(qᵢ) − Φ_q(q*))ᵀαΦ(qᵢ)
+        // grows with α).
+        let reuse_below = p.reuse_below * (p.alpha / pa).min(1.0);
         let mut converged_p = false;
         let mut last_phi = f64::INFINITY;
-        for it in 1..=p.max_iter.max(1) {
+        // The iterate with the smallest ‖Φ‖∞ (a safeguard: near a singular
+        // configuration the Newton-like step of a large penalty can leave the basin).
+        let mut best_phi = self.max_phi();
+        self.best_q.copy_from_slice(&y[..7 * n]);
+        for it in 1..=p.projection_max_iter.max(1) {
             let phi = self.max_phi();
-            if it > 1 && (phi > p.reuse_below || phi > 0.25 * last_phi) {
-                self.form_matrices(true)?;
+            if it > 1 && (phi > reuse_below || phi > 0.25 * last_phi) {
+                self.form_matrices(true, pa)?;
             }
             last_phi = phi;
             // c = Φ(qᵢ) on the holonomic rows
@@ -109,7 +150,7 @@ impl AlfDca {
                 }
             }
             // Δq, and λ* ← λ* + α(Φ_q Δq + Φ(qᵢ)) in the disassembly (eqs 45, 56, 100)
-            let (_, change) = self.solve(true);
+            let (_, change) = self.solve(true, pa);
             self.gather_solution();
             for b in 0..n {
                 let d = &self.sol[6 * b..6 * b + 6];
@@ -136,49 +177,69 @@ impl AlfDca {
                 });
             }
             self.evaluate_constraints_loaded()?;
+            let phi = self.max_phi();
+            if phi <= best_phi {
+                best_phi = phi;
+                self.best_q.copy_from_slice(&y[..7 * n]);
+            }
             if change < p.eps_p {
                 converged_p = true;
                 break;
             }
         }
+        if self.max_phi() > (4.0 * best_phi).max(SAFEGUARD_PHI) {
+            // diverging: fall back to the best iterate
+            converged_p = false;
+            y[..7 * n].copy_from_slice(&self.best_q);
+            self.state.q.as_mut_slice().copy_from_slice(&y[..7 * n]);
+            self.evaluate_constraints_loaded()?;
+        }
 
-        // ---- velocities ----
-        self.form_matrices(false)?;
-        for b in 0..n {
-            let v = &y[7 * n + 6 * b..7 * n + 6 * b + 6];
-            let jv = self.inertias[b] * Vector3::new(v[3], v[4], v[5]);
-            for i in 0..3 {
-                self.leaf_rhs[6 * b + i] = self.masses[b] * v[i];
-                self.leaf_rhs[6 * b + 3 + i] = jv[i];
-            }
-        }
+        // ---- velocities (correction form) ----
+        self.form_matrices(false, pa)?;
         self.prev.copy_from_slice(&y[7 * n..]);
-        // c = Φ_t, constant over the iterations
-        for (e, blk) in self.ws.blocks().iter().enumerate() {
-            let mut c = Vector6::zeros();
-            for row in 0..blk.rows {
-                c[row] = blk.phi_t[row];
-            }
-            self.c[e] = c;
-        }
+        self.state.v.as_mut_slice().copy_from_slice(&y[7 * n..]);
         self.reset_multipliers();
         let mut converged_v = false;
-        for it in 1..=p.max_iter.max(1) {
-            // q̇ᵢ₊₁, and λ* ← λ* + α(Φ_q q̇ᵢ₊₁ + Φ_t) in the disassembly (eqs 61, 72, 110)
-            let (mut change, _) = self.solve(false);
-            if it == 1 {
-                // against q̇* (the nodes held another level's solution)
-                self.gather_solution();
-                change = self
-                    .sol
-                    .iter()
-                    .zip(&self.prev)
-                    .fold(0.0, |m: f64, (s, q)| m.max((s - q).abs()));
+        for it in 1..=p.projection_max_iter.max(1) {
+            // c = Φ_q q̇ᵢ + Φ_t = Φ̇(q̇ᵢ) on all rows
+            for (e, entry) in self.sys.entries().iter().enumerate() {
+                let blk = self.ws.block(e);
+                let vi = self.body_velocity(entry.body_i.body());
+                let vj = self.body_velocity(entry.body_j.body());
+                let mut c = blk.ji * vi + blk.jj * vj;
+                for row in 0..6 {
+                    c[row] = if row < blk.rows {
+                        c[row] + blk.phi_t[row]
+                    } else {
+                        0.0
+                    };
+                }
+                self.c[e] = c;
+            }
+            // leaf right-hand side M_b (q̇* − q̇ᵢ)_b
+            let v = self.state.v.as_slice();
+            for b in 0..n {
+                let d = Vector6::from_fn(|i, _| self.prev[6 * b + i] - v[6 * b + i]);
+                let jd = self.inertias[b] * Vector3::new(d[3], d[4], d[5]);
+                for i in 0..3 {
+                    self.leaf_rhs[6 * b + i] = self.masses[b] * d[i];
+                    self.leaf_rhs[6 * b + 3 + i] = jd[i];
+                }
+            }
+            // Δq̇, and λ* ← λ* + α(Φ_q Δq̇ + Φ_q q̇ᵢ + Φ_t) = λ* + α(Φ_q q̇ᵢ₊₁ + Φ_t) in the
+            // disassembly (eqs 61, 72, 110)
+            self.solve(false, pa);
+            self.gather_solution();
+            let v = self.state.v.as_mut_slice();
+            let mut change: f64 = 0.0;
+            for (x, d) in v.iter_mut().zip(&self.sol) {
+                *x += d;
+                change = change.max(d.abs());
             }
             info.velocity_iterations = it;
             info.velocity_change = change;
             if !change.is_finite() {
-                self.gather_solution();
                 return Err(DcaError::NonFinite {
                     t,
                     quantity: "velocity correction",
@@ -190,9 +251,7 @@ impl AlfDca {
                 break;
             }
         }
-        self.gather_solution();
-        y[7 * n..].copy_from_slice(&self.sol);
-        self.state.v.as_mut_slice().copy_from_slice(&self.sol);
+        y[7 * n..].copy_from_slice(self.state.v.as_slice());
         info.converged = converged_p && converged_v;
         self.stats.projections += 1;
         self.stats.position_iterations += info.position_iterations;

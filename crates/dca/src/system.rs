@@ -73,11 +73,14 @@ pub struct AlfDca {
     pub(crate) prev: Vec<f64>,
     pub(crate) acc: Vec<f64>,
     pub(crate) correction: Vec<f64>,
+    /// Best position iterate of a projection (7 per body).
+    pub(crate) best_q: Vec<f64>,
     pub(crate) multipliers: Vec<f64>,
-    /// Positions, time and level (holonomic rows only?) at which the matrices were
-    /// formed.
+    /// Positions, time, penalty and level (holonomic rows only?) at which the matrices
+    /// were formed.
     pub(crate) cache_q: Vec<f64>,
     pub(crate) cache_t: f64,
+    pub(crate) cache_alpha: f64,
     pub(crate) cache_level: Option<bool>,
     pub(crate) stats: DcaStats,
     pub(crate) hook_calls: usize,
@@ -102,9 +105,11 @@ impl AlfDca {
             prev: vec![0.0; 6 * n],
             acc: vec![0.0; 6 * n],
             correction: vec![0.0; 6 * n],
+            best_q: vec![0.0; 7 * n],
             multipliers: vec![0.0; sys.n_rows()],
             cache_q: vec![0.0; 7 * n],
             cache_t: 0.0,
+            cache_alpha: f64::NAN,
             cache_level: None,
             stats: DcaStats::default(),
             hook_calls: 0,
@@ -239,11 +244,18 @@ impl AlfDca {
         Ok(())
     }
 
-    /// Forms the matrices of every node at the evaluated positions (eqs 27–30),
-    /// unless they were formed at the same (t, q) and level.
-    pub(crate) fn form_matrices(&mut self, holonomic_only: bool) -> Result<(), DcaError> {
+    /// Forms the matrices of every node at the evaluated positions with penalty
+    /// `alpha` (eqs 27–30), unless they were formed at the same (t, q), α and level.
+    /// (`params.alpha` for the accelerations, `params.projection_alpha` for the
+    /// projections; [`Self::solve`] must be given the same α.)
+    pub(crate) fn form_matrices(
+        &mut self,
+        holonomic_only: bool,
+        alpha: f64,
+    ) -> Result<(), DcaError> {
         let t = self.state.t;
         if self.cache_level == Some(holonomic_only)
+            && self.cache_alpha == alpha
             && self.cache_t == t
             && self.cache_q.as_slice() == self.state.q.as_slice()
         {
@@ -253,7 +265,7 @@ impl AlfDca {
             blocks: self.ws.blocks(),
             mass: &self.masses,
             inertia: &self.inertias,
-            alpha: self.params.alpha,
+            alpha,
             holonomic_only,
             c: &self.c,
             leaf_rhs: &self.leaf_rhs,
@@ -274,6 +286,7 @@ impl AlfDca {
         }
         self.cache_q.copy_from_slice(self.state.q.as_slice());
         self.cache_t = t;
+        self.cache_alpha = alpha;
         self.cache_level = Some(holonomic_only);
         self.stats.matrix_passes += 1;
         Ok(())
@@ -281,13 +294,16 @@ impl AlfDca {
 
     /// One assembly–disassembly vector pass with the current `c`, node multipliers
     /// and `leaf_rhs`: solves (M + Φ_qᵀαΦ_q) x = leaf_rhs − Φ_qᵀ(λ* + αc) into the
-    /// nodes and updates λ* ← λ* + α(Φ_q x + c). Returns (max |x − x_prev|, max |x|).
-    pub(crate) fn solve(&mut self, holonomic_only: bool) -> (f64, f64) {
+    /// nodes and updates λ* ← λ* + α(Φ_q x + c) (the disassembly, with the same α).
+    /// `alpha` must be the one the matrices were formed with ([`Self::form_matrices`]).
+    /// Returns (max |x − x_prev|, max |x|).
+    pub(crate) fn solve(&mut self, holonomic_only: bool, alpha: f64) -> (f64, f64) {
+        debug_assert!(self.cache_alpha == alpha && self.cache_level == Some(holonomic_only));
         let ctx = Ctx {
             blocks: self.ws.blocks(),
             mass: &self.masses,
             inertia: &self.inertias,
-            alpha: self.params.alpha,
+            alpha,
             holonomic_only,
             c: &self.c,
             leaf_rhs: &self.leaf_rhs,

@@ -13,6 +13,7 @@ fn project(kind: u8, seed: u64, n: usize, dq: f64) -> (f64, f64, usize) {
     let model = common::mechanism(kind, seed, n);
     let params = DcaParams {
         max_iter: 30,
+        projection_max_iter: 30,
         ..DcaParams::default()
     };
     let mut dca = AlfDca::new(model.clone(), params);

@@ -6,7 +6,9 @@
 //! nonzero singular value of Φ_q ≥ 0.22; see the builders' docs for the geometry
 //! choices). Runs: 10 s, RK45 rtol = atol = 1e-6, the paper's α = 1e6, μ = Ω = 1,
 //! ≤ 10 iterations, ε_p = 1e-14, ε_v = 1e-12, ε_a = 1e-10 ([`DcaParams::default`]),
-//! with and without projections.
+//! with and without projections; the projections with their own penalty
+//! [`DcaParams::projection_alpha`] = 1e10 and cap [`DcaParams::projection_max_iter`]
+//! = 25 (the defaults).
 //!
 //! Measures:
 //! - σ of a loop: the 22nd singular value of the Jacobian of its 25 joint rows (22 =
@@ -17,28 +19,44 @@
 //!   changes of det[Q₁ − P₂, Q₃ − P₂] (P₂ the pivot, Q₁, Q₃ the side joints), which on
 //!   a rhombus changes sign only through a flat (singular) configuration.
 //! - ‖Φ‖∞, ‖Φ̇‖∞ and the energy at the accepted steps, i.e. after the projections.
-//! - Energy drift: max |E(t) − E(0)| over the steps (asserted) and the slope of a
-//!   least-squares line through E(t) (reported).
+//! - Energy drift: max |E(t) − E(0)| over the steps, the slope of a least-squares line
+//!   through E(t), and Σ|E_k − E_{k−1}| split into the steps that start and end at
+//!   σ ≥ 1e-2 ("away") and the others ("near").
 //!
 //! Measured (this implementation, x86-64):
 //!
-//! | | passes (σ < 1e-3) | min σ | ‖Φ‖ / ‖Φ̇‖ with proj. | max ΔE with / without | slope with / without |
+//! | | passes (σ < 1e-3) | min σ | ‖Φ‖ / ‖Φ̇‖ with proj. | max ΔE with / without | Σ\|ΔE\| away with / without |
 //! |---|---|---|---|---|---|
-//! | five-bar | 5 (1 exact, then near misses) | 1.5e-4 | 6.6e-10 / 4.2e-6 (1e-16 away from σ < 1e-2) | 2.8e-3 / 6.5e-2 J | see test output |
-//! | double loop | 8 (rhombus; 8 sign changes) | 1.1e-5 | 2.2e-16 / 1.7e-14 | 4.3e-5 / 1.1e-2 J | see test output |
+//! | five-bar | 4 (1 exact, then near misses) | 1.5e-4 | 1.4e-16 / 4.4e-16 | 1.5 / 6.5e-2 J | 3.0e-5 / 1.6e-3 J |
+//! | double loop | 8 (rhombus; 8 sign changes) | 1.1e-5 | 2.2e-16 / 2.2e-16 | 4.3e-5 / 1.1e-2 J | 4.0e-5 / 5.4e-5 J |
+//!
+//! Projection penalty: the augmented-Lagrangian projection contracts the error of a
+//! constraint mode with singular value σ by m/(m + ασ²) per iteration. With the
+//! dynamics' α = 1e6 and 10 iterations that is ≈ 1 for σ < 1e-3, and the five-bar's
+//! projections stopped at ‖Φ‖ 6.6e-10, ‖Φ̇‖ 4.2e-6 near the singular configuration
+//! (42 of 360 unconverged). With the projection penalty 1e10 they reach round-off at
+//! every step (sweep: `projection_parameter_sweep`, ignored). The projections still
+//! reported as unconverged (16 of 348) stop at the cap with ‖Φ‖, ‖Φ̇‖ at round-off but
+//! ‖Δq‖ or ‖Δq̇‖ just above ε_p, ε_v (the round-off of the correction, ∝ α).
 //!
 //! Five-bar: the flat configuration of a five-bar with distinct ground joints is the
 //! apex of a cone in its two-DOF configuration space, reached only by an exactly
 //! symmetric motion. The first pass is exact; round-off then breaks the symmetry
-//! and the later approaches are near misses (σ ≈ 1e-4) in which the true motion is
-//! deflected by constraint forces ∝ 1/σ that a 1e-6 step cannot resolve: energy is
-//! lost there (with projections the step is projected back onto the manifold, as an
-//! inelastic impact; without, the Baumgarte terms act). Near those steps the
-//! projections do not reach 1e-12 either: the augmented-Lagrangian iteration contracts
-//! the error of a mode with singular value σ by m/(m + ασ²) per iteration, ≈ 1 for
-//! σ < 1e-3 with α = 1e6 and 10 iterations. So for the five-bar ‖Φ‖, ‖Φ̇‖ ≤ 1e-12 is
-//! asserted at the steps with σ ≥ 1e-2, and the measured values near the singular
-//! configuration are asserted to stay below 1e-8 and 1e-4.
+//! and the later approaches are near misses (σ down to ≈ 5e-5 at a step) in which the
+//! true motion is deflected by constraint forces ∝ 1/σ that a 1e-6 step cannot
+//! resolve: the step leaves a velocity error ≈ Φ̇/σ in the near-singular mode. An
+//! exact projection removes it, as an inelastic impact (measured: 1.3 J of the 1.5 J
+//! lost in the six projections at t = 5.5334–5.5338 s, σ 5e-5 to 1.4e-4); without
+//! projections the Baumgarte terms act. How much is lost depends on how close a step
+//! lands to the singular point, so max |E − E₀| with projections is not a robust
+//! quantity here: for rtol = atol ∈ {0.8, 0.9, 1, 1.1, 1.25}·1e-6 it is 1.9e-4, 0.46,
+//! 1.5, 8.2e-2, 9.8e-4 J (without: 1.8e-2, 2.1e-2, 6.5e-2, 6.1e-2, 4.3e-2 J; with the
+//! old projections at α = 1e6, which left the near-singular mode alone, 7.7e-2,
+//! 2.0e-4, 3.5e-3, 2.4e-4, 5.5e-4 J, so "below without" did not hold robustly
+//! before either; `projection_energy_robustness`, ignored). Hence for the five-bar
+//! the comparison with and without projections is asserted away from the singular
+//! configuration (Σ|ΔE| over the steps at σ ≥ 1e-2), and max |E − E₀| is reported.
+//! For the double loop the rhombus passes smoothly and max |E − E₀| is compared.
 
 use std::ops::{ControlFlow, Range};
 use std::sync::Arc;
@@ -142,6 +160,7 @@ struct Run {
     e0: f64,
     projections: usize,
     unconverged_projections: usize,
+    evaluations: usize,
 }
 
 fn run(model: &Arc<Model>, loops: &[Range<usize>], projections: bool) -> Run {
@@ -149,6 +168,11 @@ fn run(model: &Arc<Model>, loops: &[Range<usize>], projections: bool) -> Run {
         projections,
         ..DcaParams::default()
     };
+    run_with(model, loops, params)
+}
+
+fn run_with(model: &Arc<Model>, loops: &[Range<usize>], params: DcaParams) -> Run {
+    let projections = params.projections;
     let mut dca = AlfDca::new(model.clone(), params);
     let y0 = dca.initial_state();
     let e0 = dca.energy(0.0, &y0).unwrap();
@@ -187,6 +211,7 @@ fn run(model: &Arc<Model>, loops: &[Range<usize>], projections: bool) -> Run {
         e0,
         projections: dca.stats().projections,
         unconverged_projections: dca.stats().unconverged_projections,
+        evaluations: dca.stats().evaluations,
     }
 }
 
@@ -249,6 +274,10 @@ struct Summary {
     max_phi_away: f64,
     max_phi_dot_away: f64,
     drift: (f64, f64),
+    /// Σ |E_k − E_{k−1}| over the steps starting and ending at σ ≥ [`AWAY`].
+    drift_away: f64,
+    /// The same over the other steps (near the singular configuration).
+    drift_near: f64,
 }
 
 fn summarize(name: &str, r: &Run, label: &str) -> Summary {
@@ -265,11 +294,24 @@ fn summarize(name: &str, r: &Run, label: &str) -> Summary {
         max_phi_away: away.clone().fold(0.0, |m: f64, s| m.max(s.1)),
         max_phi_dot_away: away.fold(0.0, |m: f64, s| m.max(s.2)),
         drift: energy_drift(r),
+        drift_away: r
+            .steps
+            .windows(2)
+            .filter(|w| w[0].3 >= AWAY && w[1].3 >= AWAY)
+            .map(|w| (w[1].4 - w[0].4).abs())
+            .sum(),
+        drift_near: r
+            .steps
+            .windows(2)
+            .filter(|w| w[0].3 < AWAY || w[1].3 < AWAY)
+            .map(|w| (w[1].4 - w[0].4).abs())
+            .sum(),
     };
     eprintln!(
         "{name} {label}: {} steps, passes (σ < {PASS:e}) per loop {:?}, min σ {:.2e}, \
          ‖Φ‖ {:.2e} (σ ≥ {AWAY:e}: {:.2e}), ‖Φ̇‖ {:.2e} (σ ≥ {AWAY:e}: {:.2e}), \
-         max |E − E0| {:.2e} J, slope {:+.2e} J/s (E0 {:.4} J), projections {} ({} unconverged)",
+         max |E − E0| {:.2e} J, slope {:+.2e} J/s (E0 {:.4} J), Σ|ΔE| over steps at σ ≥ \
+         {AWAY:e} {:.2e} J, at σ < {AWAY:e} {:.2e} J, projections {} ({} unconverged)",
         r.steps.len(),
         s.passes,
         s.min_sigma,
@@ -280,6 +322,8 @@ fn summarize(name: &str, r: &Run, label: &str) -> Summary {
         s.drift.0,
         s.drift.1,
         r.e0,
+        s.drift_away,
+        s.drift_near,
         r.projections,
         r.unconverged_projections,
     );
@@ -297,23 +341,28 @@ fn five_bar_passes_its_singular_configuration() {
     let w = summarize("five-bar-singular", &with, "with projections");
     let wo = summarize("five-bar-singular", &without, "without projections");
     // The first pass is exact (symmetric motion, t ≈ 0.39 s); later approaches are
-    // near misses (module docs). Measured: 5 passes with, 3 without.
+    // near misses (module docs). Measured: 4 passes with, 1 without.
     // (The regular pentagon of `five_bar` gives 0 passes, σ ≥ 0.22.)
     assert!(w.passes[0] >= 2, "passes {:?}", w.passes);
     assert!(wo.passes[0] >= 1, "passes {:?}", wo.passes);
     assert!(w.min_sigma < 5e-4, "min σ {:e}", w.min_sigma);
-    // After the projections: at the round-off level away from the singular
-    // configuration, bounded near it (slow AL contraction, module docs).
-    assert!(w.max_phi_away <= 1e-12, "‖Φ‖ {:e}", w.max_phi_away);
-    assert!(w.max_phi_dot_away <= 1e-12, "‖Φ̇‖ {:e}", w.max_phi_dot_away);
-    assert!(w.max_phi <= 1e-8, "‖Φ‖ {:e}", w.max_phi);
-    assert!(w.max_phi_dot <= 1e-4, "‖Φ̇‖ {:e}", w.max_phi_dot);
-    assert!(wo.max_phi > 100.0 * w.max_phi, "drift not visible");
+    // After the projections: at the round-off level at every step, near the singular
+    // configuration too (projection penalty, module docs).
+    assert!(w.max_phi <= 1e-12, "‖Φ‖ {:e}", w.max_phi);
+    assert!(w.max_phi_dot <= 1e-12, "‖Φ̇‖ {:e}", w.max_phi_dot);
     assert!(
-        w.drift.0 < wo.drift.0,
-        "energy drift with projections {:e} ≥ without {:e}",
-        w.drift.0,
-        wo.drift.0
+        wo.max_phi > 100.0 * w.max_phi.max(1e-15),
+        "drift not visible"
+    );
+    // Energy: away from the singular configuration the projections remove the drift;
+    // at the near misses each projected step is an inelastic impact whose loss
+    // depends on how close the step lands to the singular point (module docs), so
+    // the overall max |E − E₀| is reported, not compared.
+    assert!(
+        w.drift_away < wo.drift_away,
+        "energy drift away from σ < {AWAY:e} with projections {:e} ≥ without {:e}",
+        w.drift_away,
+        wo.drift_away
     );
 }
 
@@ -357,4 +406,113 @@ fn double_loop_passes_its_singular_configurations() {
         w.drift.0,
         wo.drift.0
     );
+}
+
+/// Sweep of the projection penalty and iteration cap (run with `--ignored
+/// --nocapture`): the measurements behind the defaults of
+/// [`DcaParams::projection_alpha`] and [`DcaParams::projection_max_iter`].
+#[test]
+#[ignore]
+fn projection_parameter_sweep() {
+    use mbs_mechanisms::alf_dca::{double_loop, five_bar};
+    let p = AlfDcaParams::default();
+    #[allow(clippy::single_range_in_vec_init)]
+    let mechs: [(&str, Model, Vec<Range<usize>>); 4] = [
+        (
+            "five-bar-singular",
+            five_bar_singular(&p).unwrap(),
+            vec![0..5],
+        ),
+        (
+            "double-loop-singular",
+            double_loop_singular(&p).unwrap(),
+            vec![0..5, 5..10],
+        ),
+        ("five-bar", five_bar(&p).unwrap(), vec![0..5]),
+        ("double-loop", double_loop(&p).unwrap(), vec![0..5, 5..10]),
+    ];
+    for (name, model, loops) in mechs {
+        let model = Arc::new(model);
+        let without = run_with(&model, &loops, DcaParams::without_projections());
+        let wo = energy_drift(&without).0;
+        eprintln!(
+            "{name} without: ‖Φ‖ {:.1e} ‖Φ̇‖ {:.1e} RHS {} ΔE {:.2e}",
+            without.steps.iter().fold(0.0f64, |m, s| m.max(s.1)),
+            without.steps.iter().fold(0.0f64, |m, s| m.max(s.2)),
+            without.evaluations,
+            wo
+        );
+        for alpha in [1e6, 1e8, 1e10, 1e12] {
+            for cap in [10, 25] {
+                let r = run_with(
+                    &model,
+                    &loops,
+                    DcaParams {
+                        projection_alpha: alpha,
+                        projection_max_iter: cap,
+                        ..DcaParams::default()
+                    },
+                );
+                let near = r.steps.iter().filter(|s| s.3 < AWAY);
+                let f = |it: &mut dyn Iterator<Item = f64>| it.fold(0.0f64, f64::max);
+                // | mechanism | α | cap | ‖Φ‖ | ‖Φ̇‖ | ‖Φ‖, ‖Φ̇‖ at σ < 1e-2 | unconverged /
+                // projections | RHS | max |E − E₀| with / without |
+                eprintln!(
+                    "| {name} | {alpha:.0e} | {cap} | {:.1e} | {:.1e} | {:.1e} | {:.1e} | {}/{} | {} | {:.2e} | {wo:.2e} |",
+                    f(&mut r.steps.iter().map(|s| s.1)),
+                    f(&mut r.steps.iter().map(|s| s.2)),
+                    f(&mut near.clone().map(|s| s.1)),
+                    f(&mut near.map(|s| s.2)),
+                    r.unconverged_projections,
+                    r.projections,
+                    r.evaluations,
+                    energy_drift(&r).0,
+                );
+            }
+        }
+    }
+}
+
+/// Robustness of the energy drift of `five-bar-singular` to the integration tolerance
+/// (run with `--ignored --nocapture`): max |E − E₀| without projections and, per
+/// projection (α, cap), with them (and the max ‖Φ̇‖ of the run). The module docs
+/// quote it.
+#[test]
+#[ignore]
+fn projection_energy_robustness() {
+    let model = Arc::new(five_bar_singular(&AlfDcaParams::default()).unwrap());
+    let drift = |params: DcaParams, tol: f64| {
+        let mut dca = AlfDca::new(model.clone(), params);
+        let y0 = dca.initial_state();
+        let e0 = dca.energy(0.0, &y0).unwrap();
+        let mut rk = EmbeddedRk::rk45(dca.dim(), RkParams::with_tol(tol, tol));
+        let mut obs = Obs::default();
+        rk.integrate(&mut dca, 0.0, &y0, 10.0, &[], &mut obs)
+            .unwrap();
+        let mut m = 0.0f64;
+        let mut pm = 0.0f64;
+        for (t, y) in &obs.steps {
+            m = m.max((dca.energy(*t, y).unwrap() - e0).abs());
+            pm = pm.max(dca.constraint_errors(*t, y).unwrap().1);
+        }
+        (m, pm)
+    };
+    for tol in [0.8e-6, 0.9e-6, 1e-6, 1.1e-6, 1.25e-6] {
+        let mut line = format!(
+            "tol {tol:.2e}: without {:.1e}",
+            drift(DcaParams::without_projections(), tol).0
+        );
+        for (a, cap) in [(1e6, 10), (1e9, 25), (2e9, 15), (1e10, 10), (1e10, 25)] {
+            let (m, pm) = drift(
+                DcaParams {
+                    projection_alpha: a,
+                    projection_max_iter: cap,
+                    ..DcaParams::default()
+                },
+                tol,
+            );
+            line += &format!(" | {a:.0e}/{cap}: {m:.1e} ({pm:.0e})");
+        }
+        eprintln!("{line}");
+    }
 }
