@@ -124,7 +124,7 @@ fn table1_projections_reduce_the_energy_error() {
         .map(|&every| {
             let probe = nat.clone();
             let mut e = |q: &[f64], v: &[f64]| (probe.kinetic_energy(v), probe.energy(q, v));
-            table1_run(nat.clone(), alf.clone(), &y0, every, &mut e)
+            table1_run(nat.clone(), alf, &y0, every, &mut e)
         })
         .collect();
     let params = ChainParams {
@@ -139,7 +139,7 @@ fn table1_projections_reduce_the_energy_error() {
         let y0: Vec<f64> = q0.iter().chain(v0.iter()).copied().collect();
         let mut probe = MechanismDescriptor::new(model.clone());
         let mut e = |q: &[f64], v: &[f64]| energy(&mut probe, q, v);
-        absolute.push(table1_run(desc, alf.clone(), &y0, every, &mut e));
+        absolute.push(table1_run(desc, alf, &y0, every, &mut e));
     }
     let floor = |g: f64| {
         MinimalDoublePendulum {
