@@ -12,85 +12,9 @@
 //! from the same kernels); with `parallel: true` its rayon scheduling may
 //! allocate.
 
-use faer::dyn_stack::{MemBuffer, MemStack, StackReq};
-use faer::linalg::cholesky::llt::factor::{
-    LltRegularization, cholesky_in_place, cholesky_in_place_scratch,
-};
-use faer::linalg::cholesky::llt::solve::solve_in_place_with_conj;
-use faer::linalg::matmul::matmul;
-use faer::{Accum, Conj, MatMut, MatRef, Par};
 use mbs_linalg::nullspace::{GaussJordanWork, NullSpaceWorkspace, gauss_jordan_into};
+pub(crate) use mbs_linalg::scratch::{Scratch, cholesky_solve, fview, mmut, mref, mul};
 use nalgebra::{DMatrix, DVector};
-
-/// The faer parallelism of the front-end's kernels.
-const PAR: Par = Par::Seq;
-
-/// Column-major `r × c` view of the front of `buf`.
-pub(crate) fn mref(buf: &[f64], r: usize, c: usize) -> MatRef<'_, f64> {
-    MatRef::from_column_major_slice(&buf[..r * c], r, c)
-}
-
-/// Mutable column-major `r × c` view of the front of `buf`.
-pub(crate) fn mmut(buf: &mut [f64], r: usize, c: usize) -> MatMut<'_, f64> {
-    MatMut::from_column_major_slice_mut(&mut buf[..r * c], r, c)
-}
-
-/// faer view of a nalgebra matrix.
-pub(crate) fn fview(a: &DMatrix<f64>) -> MatRef<'_, f64> {
-    MatRef::from_column_major_slice(a.as_slice(), a.nrows(), a.ncols())
-}
-
-/// `dst = a b`.
-pub(crate) fn mul(dst: MatMut<'_, f64>, a: MatRef<'_, f64>, b: MatRef<'_, f64>) {
-    matmul(dst, Accum::Replace, a, b, 1.0, PAR);
-}
-
-/// Owned faer scratch memory (with a `Debug` impl).
-pub(crate) struct Scratch(MemBuffer);
-
-impl Scratch {
-    pub(crate) fn new(req: StackReq) -> Self {
-        Self(MemBuffer::new(req))
-    }
-    /// Scratch for Cholesky factorizations up to `n × n`.
-    pub(crate) fn cholesky(n: usize) -> Self {
-        Self::new(cholesky_in_place_scratch::<f64>(n, PAR, Default::default()))
-    }
-    fn stack(&mut self) -> &mut MemStack {
-        MemStack::new(&mut self.0)
-    }
-}
-
-impl std::fmt::Debug for Scratch {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Scratch")
-    }
-}
-
-/// Cholesky `G = L Lᵀ` of the `r × r` matrix in `g` (lower triangle read, `L`
-/// written over it), then `X ← G⁻¹ X` for the `r × c` matrix in `x`; `false` if
-/// `G` is not (numerically) positive definite.
-pub(crate) fn cholesky_solve(
-    g: &mut [f64],
-    r: usize,
-    x: &mut [f64],
-    c: usize,
-    mem: &mut Scratch,
-) -> bool {
-    if cholesky_in_place(
-        mmut(g, r, r),
-        LltRegularization::default(),
-        PAR,
-        mem.stack(),
-        Default::default(),
-    )
-    .is_err()
-    {
-        return false;
-    }
-    solve_in_place_with_conj(mref(g, r, r), Conj::No, mmut(x, r, c), PAR, mem.stack());
-    true
-}
 
 /// Scratch of the minimum-norm solve ([`crate::basis::min_norm_solve_into`]) for systems of
 /// up to `rows` equations in `n` unknowns.

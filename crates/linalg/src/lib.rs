@@ -7,7 +7,7 @@ mod error;
 pub mod nullspace;
 mod par;
 pub mod pcg;
-mod scratch;
+pub mod scratch;
 pub mod sparse;
 pub mod synthetic;
 mod traits;

@@ -18,10 +18,7 @@ use crate::LinalgError;
 
 /// `P` from Gauss elimination plus Gram–Schmidt.
 pub fn compute(phi_q: &DMatrix<f64>, params: &NullSpaceParams) -> Result<NullSpace, LinalgError> {
-    let (m, n) = phi_q.shape();
-    let mut ws = NullSpaceWorkspace::new(m, n);
-    compute_into(phi_q, params, &mut ws)?;
-    Ok(ws.to_null_space())
+    super::workspace::compute_via(phi_q, params, compute_into)
 }
 
 /// [`compute`] into a workspace (allocation-free).

@@ -13,15 +13,12 @@ use nalgebra::DMatrix;
 
 use super::coordinate_partitioning::{GaussJordanWork, gauss_jordan_into};
 use super::workspace::{PAR, QrBufs, mmut, mref, qr_with_q};
-use super::{NullSpace, NullSpaceMethod, NullSpaceParams, NullSpaceWorkspace, validate};
+use super::{NullSpace, NullSpaceMethod, NullSpaceParams, NullSpaceWorkspace};
 use crate::LinalgError;
 
 /// `P = H D₂ᵀ` (eq 3.23).
 pub fn compute(phi_q: &DMatrix<f64>, params: &NullSpaceParams) -> Result<NullSpace, LinalgError> {
-    let (m, n) = phi_q.shape();
-    let mut ws = NullSpaceWorkspace::new(m, n);
-    compute_into(phi_q, params, &mut ws)?;
-    Ok(ws.to_null_space())
+    super::workspace::compute_via(phi_q, params, compute_into)
 }
 
 /// [`compute`] into a workspace (allocation-free).
@@ -30,13 +27,10 @@ pub fn compute_into(
     params: &NullSpaceParams,
     ws: &mut NullSpaceWorkspace,
 ) -> Result<(), LinalgError> {
-    validate(phi_q, params)?;
-    ws.start(phi_q, NullSpaceMethod::PutdHouseholder, params)?;
-    let (m, n) = phi_q.shape();
-    if m == 0 || n == 0 || phi_q.amax() == 0.0 {
-        ws.set_trivial(params);
+    if ws.begin(phi_q, NullSpaceMethod::PutdHouseholder, params)? {
         return Ok(());
     }
+    let n = phi_q.ncols();
     let mut gj = std::mem::replace(&mut ws.gj, GaussJordanWork::new(0, 0));
     gauss_jordan_into(phi_q, params.rank_tol, &mut gj);
     let r = gj.independent_rows.len();

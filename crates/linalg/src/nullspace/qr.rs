@@ -8,15 +8,12 @@
 use nalgebra::DMatrix;
 
 use super::workspace::{QrBufs, cholesky_solve, mmut, mref, mul, qr_with_q, transpose_into};
-use super::{NullSpace, NullSpaceMethod, NullSpaceParams, NullSpaceWorkspace, validate};
+use super::{NullSpace, NullSpaceMethod, NullSpaceParams, NullSpaceWorkspace};
 use crate::LinalgError;
 
 /// `P = Q₂` (eq 3.36).
 pub fn compute(phi_q: &DMatrix<f64>, params: &NullSpaceParams) -> Result<NullSpace, LinalgError> {
-    let (m, n) = phi_q.shape();
-    let mut ws = NullSpaceWorkspace::new(m, n);
-    compute_into(phi_q, params, &mut ws)?;
-    Ok(ws.to_null_space())
+    super::workspace::compute_via(phi_q, params, compute_into)
 }
 
 /// [`compute`] into a workspace (allocation-free).
@@ -25,13 +22,10 @@ pub fn compute_into(
     params: &NullSpaceParams,
     ws: &mut NullSpaceWorkspace,
 ) -> Result<(), LinalgError> {
-    validate(phi_q, params)?;
-    ws.start(phi_q, NullSpaceMethod::Qr, params)?;
-    let (m, n) = phi_q.shape();
-    if m == 0 || n == 0 || phi_q.amax() == 0.0 {
-        ws.set_trivial(params);
+    if ws.begin(phi_q, NullSpaceMethod::Qr, params)? {
         return Ok(());
     }
+    let (m, n) = phi_q.shape();
     let [a, q, r1, g, ye, ..] = &mut ws.w;
     transpose_into(phi_q, a);
     qr_with_q(

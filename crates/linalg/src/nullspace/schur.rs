@@ -20,10 +20,7 @@ const MAX_SWEEPS: usize = 60;
 
 /// `P = U¹` from the symmetric Schur decomposition of `Φ_qᵀΦ_q`; `S = Φ_q⁺`.
 pub fn compute(phi_q: &DMatrix<f64>, params: &NullSpaceParams) -> Result<NullSpace, LinalgError> {
-    let (m, n) = phi_q.shape();
-    let mut ws = NullSpaceWorkspace::new(m, n);
-    compute_into(phi_q, params, &mut ws)?;
-    Ok(ws.to_null_space())
+    super::workspace::compute_via(phi_q, params, compute_into)
 }
 
 /// [`compute`] into a workspace (allocation-free).

@@ -7,18 +7,15 @@
 //! does not depend on the thread count) on buffers and a scratch stack sized here.
 //! `P` (`n × (n − r)`) and `S` (`n × m`) are read as column-major views.
 
+use faer::Conj;
 use faer::dyn_stack::StackReq;
-use faer::linalg::cholesky::llt::factor::{LltRegularization, cholesky_in_place};
-use faer::linalg::cholesky::llt::solve::solve_in_place_with_conj;
 use faer::linalg::evd::{ComputeEigenvectors, self_adjoint_evd_scratch};
 use faer::linalg::householder::{
     apply_block_householder_sequence_on_the_left_in_place_scratch,
     apply_block_householder_sequence_on_the_left_in_place_with_conj,
 };
-use faer::linalg::matmul::matmul;
 use faer::linalg::qr::no_pivoting::factor::recommended_block_size;
 use faer::linalg::svd::{ComputeSvdVectors, svd_scratch};
-use faer::{Accum, Conj, MatMut, MatRef, Par};
 use nalgebra::{DMatrix, DMatrixView};
 
 use super::coordinate_partitioning::GaussJordanWork;
@@ -26,9 +23,7 @@ use super::{NullSpace, NullSpaceMethod, NullSpaceParams};
 use crate::LinalgError;
 use crate::error::check_len;
 use crate::scratch::Scratch;
-
-/// The faer parallelism of every null-space kernel.
-pub(crate) const PAR: Par = Par::Seq;
+pub(crate) use crate::scratch::{PAR, cholesky_solve, mmut, mref, mul};
 
 /// Output (`P`, `S`, rank) and scratch of the null-space methods for an `m × n`
 /// Jacobian, reused across calls (see the module docs).
@@ -202,6 +197,24 @@ impl NullSpaceWorkspace {
     }
 
     /// The trivial answer for an empty or zero Jacobian: rank 0, `P = I`, `S = 0`.
+    /// Validates `phi_q`, starts `method` and, for an empty or zero Jacobian, writes
+    /// the trivial basis: `Ok(true)` then, and the caller is done.
+    pub(crate) fn begin(
+        &mut self,
+        phi_q: &DMatrix<f64>,
+        method: NullSpaceMethod,
+        params: &NullSpaceParams,
+    ) -> Result<bool, LinalgError> {
+        super::validate(phi_q, params)?;
+        self.start(phi_q, method, params)?;
+        let (m, n) = phi_q.shape();
+        if m == 0 || n == 0 || phi_q.amax() == 0.0 {
+            self.set_trivial(params);
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
     pub(crate) fn set_trivial(&mut self, params: &NullSpaceParams) {
         let n = self.n;
         self.rank = 0;
@@ -212,21 +225,6 @@ impl NullSpaceWorkspace {
             self.s.fill(0.0);
         }
     }
-}
-
-/// Column-major `r × c` view of the front of `buf`.
-pub(crate) fn mref(buf: &[f64], r: usize, c: usize) -> MatRef<'_, f64> {
-    MatRef::from_column_major_slice(&buf[..r * c], r, c)
-}
-
-/// Mutable column-major `r × c` view of the front of `buf`.
-pub(crate) fn mmut(buf: &mut [f64], r: usize, c: usize) -> MatMut<'_, f64> {
-    MatMut::from_column_major_slice_mut(&mut buf[..r * c], r, c)
-}
-
-/// `dst = a b` (sequential faer kernel).
-pub(crate) fn mul(dst: MatMut<'_, f64>, a: MatRef<'_, f64>, b: MatRef<'_, f64>) {
-    matmul(dst, Accum::Replace, a, b, 1.0, PAR);
 }
 
 /// The `n × n` identity in the front of `buf`.
@@ -314,26 +312,17 @@ pub(crate) fn qr_with_q(
     );
 }
 
-/// Cholesky `G = L Lᵀ` of the `r × r` matrix in `g` (lower triangle read), then
-/// `X ← G⁻¹ X` for the `r × c` matrix `x`; `false` if `G` is not positive definite.
-pub(crate) fn cholesky_solve(
-    g: &mut [f64],
-    r: usize,
-    x: &mut [f64],
-    c: usize,
-    mem: &mut Scratch,
-) -> bool {
-    if cholesky_in_place(
-        mmut(g, r, r),
-        LltRegularization::default(),
-        PAR,
-        mem.stack(),
-        Default::default(),
-    )
-    .is_err()
-    {
-        return false;
-    }
-    solve_in_place_with_conj(mref(g, r, r), Conj::No, mmut(x, r, c), PAR, mem.stack());
-    true
+/// A method's allocating `compute`: its `compute_into` on a fresh workspace.
+pub(crate) fn compute_via<F>(
+    phi_q: &DMatrix<f64>,
+    params: &NullSpaceParams,
+    compute_into: F,
+) -> Result<NullSpace, LinalgError>
+where
+    F: FnOnce(&DMatrix<f64>, &NullSpaceParams, &mut NullSpaceWorkspace) -> Result<(), LinalgError>,
+{
+    let (m, n) = phi_q.shape();
+    let mut ws = NullSpaceWorkspace::new(m, n);
+    compute_into(phi_q, params, &mut ws)?;
+    Ok(ws.to_null_space())
 }

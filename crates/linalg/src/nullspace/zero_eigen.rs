@@ -15,10 +15,7 @@ use crate::dense::as_faer;
 
 /// `P = Ψ¹` from the eigendecomposition of `Φ_qᵀΦ_q` (eq 3.15); `S = Φ_q⁺`.
 pub fn compute(phi_q: &DMatrix<f64>, params: &NullSpaceParams) -> Result<NullSpace, LinalgError> {
-    let (m, n) = phi_q.shape();
-    let mut ws = NullSpaceWorkspace::new(m, n);
-    compute_into(phi_q, params, &mut ws)?;
-    Ok(ws.to_null_space())
+    super::workspace::compute_via(phi_q, params, compute_into)
 }
 
 /// [`compute`] into a workspace (allocation-free).
