@@ -16,9 +16,9 @@ use proptest::prelude::*;
 fn spd(d: &mut Draw) -> Matrix3<f64> {
     let r = d.rot();
     let diag = Matrix3::from_diagonal(&Vector3::new(
-        d.range(0.2, 1.0),
-        d.range(0.2, 1.0),
-        d.range(0.2, 1.0),
+        d.range(0.5, 1.0),
+        d.range(0.5, 1.0),
+        d.range(0.5, 1.0),
     ));
     r * diag * r.transpose()
 }

@@ -26,6 +26,18 @@ pub enum ModelError {
         /// The tensor, row by row.
         inertia: [[f64; 3]; 3],
     },
+    /// Principal moments of inertia that no rigid body has: every body's principal
+    /// moments satisfy the triangle inequality J₁ + J₂ ≥ J₃ (sum of two mass integrals
+    /// of squared distances bounds the third).
+    #[error(
+        "body `{body}`: principal moments of inertia {moments:?} violate the triangle inequality J₁ + J₂ ≥ J₃ (no rigid body has them)"
+    )]
+    InertiaNotPhysical {
+        /// Body name.
+        body: String,
+        /// Principal moments, ascending.
+        moments: [f64; 3],
+    },
     /// Two elements of one kind share a name.
     #[error("duplicate {kind} name `{name}`")]
     DuplicateName {

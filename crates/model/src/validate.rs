@@ -171,6 +171,14 @@ fn validate_body(b: &crate::body::Body) -> Result<(), ModelError> {
             min * scale
         )));
     }
+    let mut moments = [eig[0] * scale, eig[1] * scale, eig[2] * scale];
+    moments.sort_by(f64::total_cmp);
+    if moments[0] + moments[1] < moments[2] * (1.0 - 1e-9) {
+        return Err(ModelError::InertiaNotPhysical {
+            body: b.name.clone(),
+            moments,
+        });
+    }
     let init = &b.initial;
     check_finite(&element, "initial position", init.position.as_slice())?;
     check_finite(&element, "initial velocity", init.velocity.as_slice())?;

@@ -363,7 +363,7 @@ proptest! {
         prop_assume!(axis.iter().any(|a| a.abs() > 1e-3));
         let mut b = ModelBuilder::new("random");
         b.gravity(Vector3::from(vel));
-        let id = b.body("b", mass, Matrix3::from_diagonal(&Vector3::new(mass, 2.0 * mass, 0.5 * mass)));
+        let id = b.body("b", mass, Matrix3::from_diagonal(&Vector3::new(mass, 2.0 * mass, 1.5 * mass)));
         b.set_initial_pose(id, Vector3::from(pos), from_axis_angle(&Vector3::from(axis), angle));
         b.set_initial_velocity(id, Vector3::from(vel), Vector3::from(pos));
         let m = b.marker("m", BodyRef::Body(id), Vector3::from(marker_pos), mbs_kinematics::euler_params::rotation(&from_axis_angle(&Vector3::from(axis), angle)));

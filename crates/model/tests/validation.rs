@@ -190,6 +190,30 @@ fn inertia_not_positive_definite() {
 }
 
 #[test]
+fn inertia_violating_the_triangle_inequality() {
+    // positive definite, but J₁ + J₂ < J₃: no mass distribution has these moments
+    let mut b = ModelBuilder::new("m");
+    b.body(
+        "impossible",
+        1.0,
+        Matrix3::from_diagonal(&Vector3::new(1.0, 1.0, 3.0)),
+    );
+    let err = expect_err(
+        b.build(),
+        &["body `impossible`", "triangle inequality", "3.0"],
+    );
+    assert!(matches!(err, ModelError::InertiaNotPhysical { .. }));
+    // the limiting thin plate / rod cases (J₁ + J₂ = J₃) are valid
+    let mut b = ModelBuilder::new("m");
+    b.body(
+        "plate",
+        1.0,
+        Matrix3::from_diagonal(&Vector3::new(1.0, 2.0, 3.0)),
+    );
+    assert!(b.build().is_ok());
+}
+
+#[test]
 fn zero_length_axis() {
     let (mut b, l1, _) = pendulum();
     b.joint_at(
