@@ -112,7 +112,7 @@ impl Meter {
         let kinetic = self.ws.kinetic_energy(&self.sys);
         let potential = self.ws.potential_energy();
         let sel = |buf: &[f64], rows: &[usize]| {
-            rows.iter().map(|r| buf[*r] * buf[*r]).sum::<f64>().sqrt()
+            rows.iter().fold(0.0, |a, r| a + buf[*r] * buf[*r]).sqrt()
         };
         // Φ (holonomic prefix of the measured rows)
         let phi = match self.ws.phi(&self.sys, &mut self.buf_a) {
