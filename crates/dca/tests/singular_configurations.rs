@@ -14,49 +14,58 @@
 //! - σ of a loop: the 22nd singular value of the Jacobian of its 25 joint rows (22 =
 //!   25 − 3 permanently redundant rows), zero exactly when all its joint axes are
 //!   collinear in the plane; sampled every 1 ms (dense output). A *pass* is a local
-//!   minimum of σ below 1e-3 (σ ≈ 0.1 away from the singular configuration). For the
-//!   rhombus (lower loop of the double loop) passes are also counted exactly, as sign
-//!   changes of det[Q₁ − P₂, Q₃ − P₂] (P₂ the pivot, Q₁, Q₃ the side joints), which on
-//!   a rhombus changes sign only through a flat (singular) configuration.
+//!   minimum of σ below 1e-3 (σ ≈ 0.1 away from the singular configuration). Both
+//!   mechanisms pass through a rhombus folding flat; those passes are also counted
+//!   exactly, as sign changes ("flips") of det[Q₁ − P, Q₃ − P] (P the pivot, Q₁, Q₃
+//!   the side joints), which on a rhombus changes sign only through a flat (singular)
+//!   configuration.
 //! - ‖Φ‖∞, ‖Φ̇‖∞ and the energy at the accepted steps, i.e. after the projections.
-//! - Energy drift: max |E(t) − E(0)| over the steps, the slope of a least-squares line
-//!   through E(t), and Σ|E_k − E_{k−1}| split into the steps that start and end at
-//!   σ ≥ 1e-2 ("away") and the others ("near").
+//! - Energy drift: max |E(t) − E(0)| over the steps (and the slope of a least-squares
+//!   line through E(t), reported).
 //!
-//! Measured (this implementation, x86-64):
+//! Geometry: in both mechanisms the loop that passes its singular configuration is a
+//! rhombus of four links of length a = 0.2 m whose two end joints are coaxial (on
+//! ground for the five-bar, tilted 0.3 rad at the start; on body 3 for the double
+//! loop): its flat configurations are singular at every orientation, a set of
+//! codimension one in the configuration space that the motion crosses transversally,
+//! without needing any symmetry, twice per oscillation of the opening (about every
+//! 1.2 s). (An earlier five-bar with distinct ground joints, links a, 2a, 2a, a on a
+//! 2a base, had an isolated singular point that only an exactly symmetric motion
+//! reaches: after the first pass it came back only to near misses, σ ≈ 1e-4, where
+//! the exact projections acted as inelastic impacts of tolerance-dependent size,
+//! max |E − E₀| with projections 2e-4…1.5 J against 2e-2…7e-2 J without.)
 //!
-//! | | passes (σ < 1e-3) | min σ | ‖Φ‖ / ‖Φ̇‖ with proj. | max ΔE with / without | Σ\|ΔE\| away with / without |
-//! |---|---|---|---|---|---|
-//! | five-bar | 4 (1 exact, then near misses) | 1.5e-4 | 1.4e-16 / 4.4e-16 | 1.5 / 6.5e-2 J | 3.0e-5 / 1.6e-3 J |
-//! | double loop | 8 (rhombus; 8 sign changes) | 1.1e-5 | 2.2e-16 / 2.2e-16 | 4.3e-5 / 1.1e-2 J | 4.0e-5 / 5.4e-5 J |
+//! Measured (this implementation, x86-64; `tolerance_robustness`, ignored), per
+//! rtol = atol, with projections | without (passes = σ minima below 1e-3 per loop,
+//! flips of the rhombus; unconverged = projections stopped at the cap with ‖Φ‖, ‖Φ̇‖
+//! at round-off but ‖Δq‖ or ‖Δq̇‖ just above ε_p, ε_v):
+//!
+//! | mechanism | tol | passes / flips | min σ | max ‖Φ‖ / ‖Φ̇‖ | max \|E − E₀\| | unconv. | passes / flips | max ‖Φ‖ / ‖Φ̇‖ | max \|E − E₀\| |
+//! |---|---|---|---|---|---|---|---|---|---|
+//! | five-bar | 0.8e-6 | 8 / 8 | 1.1e-5 | 1.1e-16 / 8.6e-16 | 9.4e-6 J | 3/167 | 4 / 4 | 3.6e-5 / 9.7e-5 | 0.58 J |
+//! | five-bar | 0.9e-6 | 8 / 8 | 1.1e-5 | 1.1e-16 / 1.1e-16 | 1.1e-5 J | 0/144 | 4 / 4 | 5.5e-5 / 1.5e-4 | 1.08 J |
+//! | five-bar | 1e-6 | 8 / 8 | 1.1e-5 | 1.1e-16 / 1.1e-16 | 1.2e-5 J | 0/142 | 6 / 5 | 9.2e-6 / 2.5e-5 | 6.0e-2 J |
+//! | five-bar | 1.1e-6 | 8 / 8 | 1.1e-5 | 1.1e-16 / 1.1e-16 | 1.3e-5 J | 0/130 | 8 / 4 | 9.6e-7 / 3.3e-6 | 1.5e-2 J |
+//! | five-bar | 1.25e-6 | 8 / 8 | 1.1e-5 | 1.1e-16 / 1.1e-16 | 1.5e-5 J | 0/127 | 8 / 5 | 1.9e-6 / 4.9e-6 | 1.1e-2 J |
+//! | double loop | 0.8e-6 | 0, 8 / 8 | 1.0e-5 | 2.2e-16 / 2.2e-16 | 3.5e-5 J | 0/232 | 0, 5 / 4 | 1.3e-5 / 3.5e-5 | 0.16 J |
+//! | double loop | 0.9e-6 | 0, 8 / 8 | 1.0e-5 | 2.2e-16 / 1.1e-16 | 3.9e-5 J | 0/227 | 0, 5 / 4 | 9.1e-6 / 2.5e-5 | 0.11 J |
+//! | double loop | 1e-6 | 0, 8 / 8 | 1.0e-5 | 2.2e-16 / 2.2e-16 | 4.3e-5 J | 0/222 | 0, 8 / 5 | 1.8e-6 / 4.9e-6 | 1.1e-2 J |
+//! | double loop | 1.1e-6 | 0, 8 / 8 | 1.0e-5 | 2.2e-16 / 2.2e-16 | 4.7e-5 J | 0/218 | 0, 6 / 4 | 4.4e-6 / 1.2e-5 | 4.9e-2 J |
+//! | double loop | 1.25e-6 | 0, 8 / 8 | 1.0e-5 | 2.2e-16 / 2.2e-16 | 5.3e-5 J | 0/213 | 0, 4 / 3 | 5.0e-5 / 1.4e-4 | 0.95 J |
+//!
+//! With projections the passes are identical at all five tolerances and
+//! max |E − E₀| with projections is below that without by 3 to 5 orders of magnitude.
+//! Without projections fewer flips than σ minima (and the large energy errors) mark
+//! runs that leave the rhombus for the other branch through the flat configuration
+//! (Q₁ = Q₃, the links on each side folded together), which the exact motion cannot
+//! do with a nonzero opening rate.
 //!
 //! Projection penalty: the augmented-Lagrangian projection contracts the error of a
 //! constraint mode with singular value σ by m/(m + ασ²) per iteration. With the
-//! dynamics' α = 1e6 and 10 iterations that is ≈ 1 for σ < 1e-3, and the five-bar's
-//! projections stopped at ‖Φ‖ 6.6e-10, ‖Φ̇‖ 4.2e-6 near the singular configuration
-//! (42 of 360 unconverged). With the projection penalty 1e10 they reach round-off at
-//! every step (sweep: `projection_parameter_sweep`, ignored). The projections still
-//! reported as unconverged (16 of 348) stop at the cap with ‖Φ‖, ‖Φ̇‖ at round-off but
-//! ‖Δq‖ or ‖Δq̇‖ just above ε_p, ε_v (the round-off of the correction, ∝ α).
-//!
-//! Five-bar: the flat configuration of a five-bar with distinct ground joints is the
-//! apex of a cone in its two-DOF configuration space, reached only by an exactly
-//! symmetric motion. The first pass is exact; round-off then breaks the symmetry
-//! and the later approaches are near misses (σ down to ≈ 5e-5 at a step) in which the
-//! true motion is deflected by constraint forces ∝ 1/σ that a 1e-6 step cannot
-//! resolve: the step leaves a velocity error ≈ Φ̇/σ in the near-singular mode. An
-//! exact projection removes it, as an inelastic impact (measured: 1.3 J of the 1.5 J
-//! lost in the six projections at t = 5.5334–5.5338 s, σ 5e-5 to 1.4e-4); without
-//! projections the Baumgarte terms act. How much is lost depends on how close a step
-//! lands to the singular point, so max |E − E₀| with projections is not a robust
-//! quantity here: for rtol = atol ∈ {0.8, 0.9, 1, 1.1, 1.25}·1e-6 it is 1.9e-4, 0.46,
-//! 1.5, 8.2e-2, 9.8e-4 J (without: 1.8e-2, 2.1e-2, 6.5e-2, 6.1e-2, 4.3e-2 J; with the
-//! old projections at α = 1e6, which left the near-singular mode alone, 7.7e-2,
-//! 2.0e-4, 3.5e-3, 2.4e-4, 5.5e-4 J, so "below without" did not hold robustly
-//! before either; `projection_energy_robustness`, ignored). Hence for the five-bar
-//! the comparison with and without projections is asserted away from the singular
-//! configuration (Σ|ΔE| over the steps at σ ≥ 1e-2), and max |E − E₀| is reported.
-//! For the double loop the rhombus passes smoothly and max |E − E₀| is compared.
+//! dynamics' α = 1e6 the five-bar's projections stop at ‖Φ‖ 4.4e-11, ‖Φ̇‖ 1.2e-7 at
+//! steps near the flat configuration (8 of 148 unconverged; with 25 iterations
+//! 1.8e-11, 8.7e-8); with the projection penalty 1e10 they reach round-off at every
+//! step (`projection_parameter_sweep`, `projection_energy_robustness`, ignored).
 
 use std::ops::{ControlFlow, Range};
 use std::sync::Arc;
@@ -163,20 +172,23 @@ struct Run {
     evaluations: usize,
 }
 
+/// RK45 tolerance of the runs (rtol = atol).
+const TOL: f64 = 1e-6;
+
 fn run(model: &Arc<Model>, loops: &[Range<usize>], projections: bool) -> Run {
     let params = DcaParams {
         projections,
         ..DcaParams::default()
     };
-    run_with(model, loops, params)
+    run_with(model, loops, params, TOL)
 }
 
-fn run_with(model: &Arc<Model>, loops: &[Range<usize>], params: DcaParams) -> Run {
+fn run_with(model: &Arc<Model>, loops: &[Range<usize>], params: DcaParams, tol: f64) -> Run {
     let projections = params.projections;
     let mut dca = AlfDca::new(model.clone(), params);
     let y0 = dca.initial_state();
     let e0 = dca.energy(0.0, &y0).unwrap();
-    let mut rk = EmbeddedRk::rk45(dca.dim(), RkParams::with_tol(1e-6, 1e-6));
+    let mut rk = EmbeddedRk::rk45(dca.dim(), RkParams::with_tol(tol, tol));
     let mut obs = Obs::default();
     let n_out = (10.0 / DT).round() as usize;
     let t_out: Vec<f64> = (0..=n_out).map(|k| k as f64 * DT).collect();
@@ -240,9 +252,11 @@ fn energy_drift(r: &Run) -> (f64, f64) {
     (max, num / den)
 }
 
-/// Sign changes of det[Q₁ − P₂, Q₃ − P₂] of the rhombus (bodies 5–8 = indices 4–7),
-/// counted with hysteresis (|det| > 1e-3 a² on both sides).
-fn rhombus_flips(r: &Run, a: f64) -> usize {
+/// Sign changes of det[Q₁ − P, Q₃ − P] of a rhombus (P the pivot, Q₁, Q₃ the side
+/// joints) made of the four bodies at indices `first`..`first + 4` (body `first` from
+/// P to Q₁, body `first + 3` from Q₃ back to P), counted with hysteresis (|det| >
+/// 1e-3 a² on both sides).
+fn rhombus_flips(r: &Run, first: usize, a: f64) -> usize {
     let pose = |y: &[f64], b: usize| {
         let r = Vector3::new(y[7 * b], y[7 * b + 1], y[7 * b + 2]);
         let p = Vector4::new(y[7 * b + 3], y[7 * b + 4], y[7 * b + 5], y[7 * b + 6]);
@@ -251,8 +265,8 @@ fn rhombus_flips(r: &Run, a: f64) -> usize {
     let mut last = 0.0f64;
     let mut flips = 0;
     for (_, y) in &r.samples {
-        let (r5, h5) = pose(y, 4);
-        let (r8, h8) = pose(y, 7);
+        let (r5, h5) = pose(y, first);
+        let (r8, h8) = pose(y, first + 3);
         let p2 = r5 - h5;
         let (q1, q3) = (r5 + h5, r8 - h8);
         let d = (q1 - p2).cross(&(q3 - p2)).z;
@@ -271,17 +285,11 @@ struct Summary {
     min_sigma: f64,
     max_phi: f64,
     max_phi_dot: f64,
-    max_phi_away: f64,
-    max_phi_dot_away: f64,
+    /// (max |E − E₀|, slope of the least-squares line through E(t)).
     drift: (f64, f64),
-    /// Σ |E_k − E_{k−1}| over the steps starting and ending at σ ≥ [`AWAY`].
-    drift_away: f64,
-    /// The same over the other steps (near the singular configuration).
-    drift_near: f64,
 }
 
 fn summarize(name: &str, r: &Run, label: &str) -> Summary {
-    let away = r.steps.iter().filter(|s| s.3 >= AWAY);
     let s = Summary {
         passes: r.sigma.iter().map(|s| passes(s)).collect(),
         min_sigma: r
@@ -291,39 +299,20 @@ fn summarize(name: &str, r: &Run, label: &str) -> Summary {
             .fold(f64::INFINITY, |m, &x| m.min(x)),
         max_phi: r.steps.iter().fold(0.0, |m: f64, s| m.max(s.1)),
         max_phi_dot: r.steps.iter().fold(0.0, |m: f64, s| m.max(s.2)),
-        max_phi_away: away.clone().fold(0.0, |m: f64, s| m.max(s.1)),
-        max_phi_dot_away: away.fold(0.0, |m: f64, s| m.max(s.2)),
         drift: energy_drift(r),
-        drift_away: r
-            .steps
-            .windows(2)
-            .filter(|w| w[0].3 >= AWAY && w[1].3 >= AWAY)
-            .map(|w| (w[1].4 - w[0].4).abs())
-            .sum(),
-        drift_near: r
-            .steps
-            .windows(2)
-            .filter(|w| w[0].3 < AWAY || w[1].3 < AWAY)
-            .map(|w| (w[1].4 - w[0].4).abs())
-            .sum(),
     };
     eprintln!(
         "{name} {label}: {} steps, passes (σ < {PASS:e}) per loop {:?}, min σ {:.2e}, \
-         ‖Φ‖ {:.2e} (σ ≥ {AWAY:e}: {:.2e}), ‖Φ̇‖ {:.2e} (σ ≥ {AWAY:e}: {:.2e}), \
-         max |E − E0| {:.2e} J, slope {:+.2e} J/s (E0 {:.4} J), Σ|ΔE| over steps at σ ≥ \
-         {AWAY:e} {:.2e} J, at σ < {AWAY:e} {:.2e} J, projections {} ({} unconverged)",
+         ‖Φ‖ {:.2e}, ‖Φ̇‖ {:.2e}, max |E − E0| {:.2e} J, slope {:+.2e} J/s (E0 {:.4} J), \
+         projections {} ({} unconverged)",
         r.steps.len(),
         s.passes,
         s.min_sigma,
         s.max_phi,
-        s.max_phi_away,
         s.max_phi_dot,
-        s.max_phi_dot_away,
         s.drift.0,
         s.drift.1,
         r.e0,
-        s.drift_away,
-        s.drift_near,
         r.projections,
         r.unconverged_projections,
     );
@@ -332,7 +321,8 @@ fn summarize(name: &str, r: &Run, label: &str) -> Summary {
 
 #[test]
 fn five_bar_passes_its_singular_configuration() {
-    let model = Arc::new(five_bar_singular(&AlfDcaParams::default()).unwrap());
+    let p = AlfDcaParams::default();
+    let model = Arc::new(five_bar_singular(&p).unwrap());
     // one loop: joints 0..5 (a one-element array of ranges is meant)
     #[allow(clippy::single_range_in_vec_init)]
     let loops = [0..5];
@@ -340,29 +330,33 @@ fn five_bar_passes_its_singular_configuration() {
     let without = run(&model, &loops, false);
     let w = summarize("five-bar-singular", &with, "with projections");
     let wo = summarize("five-bar-singular", &without, "without projections");
-    // The first pass is exact (symmetric motion, t ≈ 0.39 s); later approaches are
-    // near misses (module docs). Measured: 4 passes with, 1 without.
+    let flips = (
+        rhombus_flips(&with, 0, p.length),
+        rhombus_flips(&without, 0, p.length),
+    );
+    eprintln!("five-bar-singular: rhombus flips with / without projections {flips:?}");
+    // The rhombus folds flat about every 1.2 s, at any tilt (module docs). Measured
+    // with projections: 8 passes and 8 flips at each of the five tolerances; without,
+    // 4–8 passes (6 at 1e-6): the run without projections can leave the rhombus for
+    // the other branch through the flat configuration (as the double loop's).
     // (The regular pentagon of `five_bar` gives 0 passes, σ ≥ 0.22.)
-    assert!(w.passes[0] >= 2, "passes {:?}", w.passes);
-    assert!(wo.passes[0] >= 1, "passes {:?}", wo.passes);
-    assert!(w.min_sigma < 5e-4, "min σ {:e}", w.min_sigma);
-    // After the projections: at the round-off level at every step, near the singular
-    // configuration too (projection penalty, module docs).
+    assert!(w.passes[0] >= 6, "passes {:?}", w.passes);
+    assert!(flips.0 >= 6, "flips {flips:?}");
+    assert!(wo.passes[0] >= 3, "passes {:?}", wo.passes);
+    assert!(w.min_sigma < 1e-4, "min σ {:e}", w.min_sigma);
+    // After the projections: at the round-off level at every step, through the
+    // singular configuration too (projection penalty, module docs).
     assert!(w.max_phi <= 1e-12, "‖Φ‖ {:e}", w.max_phi);
     assert!(w.max_phi_dot <= 1e-12, "‖Φ̇‖ {:e}", w.max_phi_dot);
     assert!(
         wo.max_phi > 100.0 * w.max_phi.max(1e-15),
         "drift not visible"
     );
-    // Energy: away from the singular configuration the projections remove the drift;
-    // at the near misses each projected step is an inelastic impact whose loss
-    // depends on how close the step lands to the singular point (module docs), so
-    // the overall max |E − E₀| is reported, not compared.
     assert!(
-        w.drift_away < wo.drift_away,
-        "energy drift away from σ < {AWAY:e} with projections {:e} ≥ without {:e}",
-        w.drift_away,
-        wo.drift_away
+        w.drift.0 < wo.drift.0,
+        "energy drift with projections {:e} ≥ without {:e}",
+        w.drift.0,
+        wo.drift.0
     );
 }
 
@@ -376,8 +370,8 @@ fn double_loop_passes_its_singular_configurations() {
     let w = summarize("double-loop-singular", &with, "with projections");
     let wo = summarize("double-loop-singular", &without, "without projections");
     let flips = (
-        rhombus_flips(&with, p.length),
-        rhombus_flips(&without, p.length),
+        rhombus_flips(&with, 4, p.length),
+        rhombus_flips(&without, 4, p.length),
     );
     eprintln!("double-loop-singular: rhombus flips with / without projections {flips:?}");
     // Upper loop (regular pentagon) stays far from singular; the rhombus folds flat
@@ -433,7 +427,7 @@ fn projection_parameter_sweep() {
     ];
     for (name, model, loops) in mechs {
         let model = Arc::new(model);
-        let without = run_with(&model, &loops, DcaParams::without_projections());
+        let without = run_with(&model, &loops, DcaParams::without_projections(), TOL);
         let wo = energy_drift(&without).0;
         eprintln!(
             "{name} without: ‖Φ‖ {:.1e} ‖Φ̇‖ {:.1e} RHS {} ΔE {:.2e}",
@@ -452,6 +446,7 @@ fn projection_parameter_sweep() {
                         projection_max_iter: cap,
                         ..DcaParams::default()
                     },
+                    TOL,
                 );
                 let near = r.steps.iter().filter(|s| s.3 < AWAY);
                 let f = |it: &mut dyn Iterator<Item = f64>| it.fold(0.0f64, f64::max);
@@ -474,9 +469,11 @@ fn projection_parameter_sweep() {
 }
 
 /// Robustness of the energy drift of `five-bar-singular` to the integration tolerance
-/// (run with `--ignored --nocapture`): max |E − E₀| without projections and, per
-/// projection (α, cap), with them (and the max ‖Φ̇‖ of the run). The module docs
-/// quote it.
+/// and the projection parameters (run with `--ignored --nocapture`): max |E − E₀|
+/// without projections and, per projection (α, cap), with them (and the max ‖Φ̇‖ of
+/// the run). Measured: with every (α, cap) of the list 9e-6 to 1.7e-5 J at all five
+/// tolerances (without: 1.1e-2 to 1.1 J); the max ‖Φ̇‖ is 1e-7 at α = 1e6, 5e-12 at
+/// 1e10 with 10 iterations (tolerance 0.8e-6), ≤ 1e-15 at 1e10 with 25.
 #[test]
 #[ignore]
 fn projection_energy_robustness() {
@@ -514,5 +511,63 @@ fn projection_energy_robustness() {
             line += &format!(" | {a:.0e}/{cap}: {m:.1e} ({pm:.0e})");
         }
         eprintln!("{line}");
+    }
+}
+
+/// Robustness to the integration tolerance (run with `--ignored --nocapture`): both
+/// mechanisms at rtol = atol ∈ {0.8, 0.9, 1, 1.1, 1.25}·1e-6, with and without
+/// projections: passes, min σ, max ‖Φ‖, max ‖Φ̇‖, max |E − E₀|, unconverged
+/// projections. The module docs quote it.
+#[test]
+#[ignore]
+fn tolerance_robustness() {
+    let p = AlfDcaParams::default();
+    #[allow(clippy::single_range_in_vec_init)]
+    // (name, model, loops, index of the rhombus's first body)
+    let mechs: [(&str, Model, Vec<Range<usize>>, usize); 2] = [
+        (
+            "five-bar-singular",
+            five_bar_singular(&p).unwrap(),
+            vec![0..5],
+            0,
+        ),
+        (
+            "double-loop-singular",
+            double_loop_singular(&p).unwrap(),
+            vec![0..5, 5..10],
+            4,
+        ),
+    ];
+    for (name, model, loops, first) in mechs {
+        let model = Arc::new(model);
+        for tol in [0.8e-6, 0.9e-6, 1e-6, 1.1e-6, 1.25e-6] {
+            let mut line = format!("| {name} | {tol:.2e} |");
+            let mut de = [0.0; 2];
+            for (k, params) in [DcaParams::default(), DcaParams::without_projections()]
+                .into_iter()
+                .enumerate()
+            {
+                let r = run_with(&model, &loops, params, tol);
+                let ps: Vec<usize> = r.sigma.iter().map(|s| passes(s)).collect();
+                let min_sigma = r
+                    .sigma
+                    .iter()
+                    .flatten()
+                    .fold(f64::INFINITY, |m, &x| m.min(x));
+                let f = |it: &mut dyn Iterator<Item = f64>| it.fold(0.0f64, f64::max);
+                de[k] = energy_drift(&r).0;
+                line += &format!(
+                    " {ps:?} | {} | {min_sigma:.1e} | {:.1e} | {:.1e} | {:.2e} | {}/{} |",
+                    rhombus_flips(&r, first, p.length),
+                    f(&mut r.steps.iter().map(|s| s.1)),
+                    f(&mut r.steps.iter().map(|s| s.2)),
+                    de[k],
+                    r.unconverged_projections,
+                    r.projections,
+                );
+            }
+            line += if de[0] < de[1] { " ok |" } else { " FAIL |" };
+            eprintln!("{line}");
+        }
     }
 }

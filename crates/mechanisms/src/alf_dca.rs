@@ -9,8 +9,9 @@
 //! The regular pentagons of the paper's text never come near a singular configuration
 //! (Φ_q loses rank only when all joints of a loop are collinear). For acceptance 3
 //! ("pass their singular configurations") [`five_bar_singular`] and
-//! [`double_loop_singular`] use lengths chosen so that they do (Figs 4 and 8 did not
-//! survive; the choices are documented there).
+//! [`double_loop_singular`] use geometries chosen so that they do, both with a
+//! rhombus loop whose flat configurations form a set of codimension one (Figs 4 and 8
+//! did not survive; the choices and their reasons are documented there).
 
 use mbs_model::{BodyRef, Model, ModelBuilder, ModelError};
 use nalgebra::{Matrix3, Vector3};
@@ -131,75 +132,70 @@ pub fn double_loop(p: &AlfDcaParams) -> Result<Model, ModelError> {
     b.build()
 }
 
-/// Joint axes P₁, P₂, P₃ of the singular five-bar (see [`five_bar_singular`]) in
-/// its mirror-symmetric one-DOF family, at angle `phi` ∈ [0, 2π) of link 1 (from the
-/// x axis, about z): ground joints A = (0, 0) and B = (2a, 0), links of lengths a,
-/// 2a, 2a, a. P₁ = a(cos φ, sin φ), P₃ is its mirror image across x = a and
-/// P₂ = (a, y₂) lies on the mirror line, on the smooth branch through the flat
-/// configuration (φ = π) that carries the "tent" (φ < π: every joint above the ground
-/// line, P₂ highest) into the hanging pentagon (φ > π, every joint below it):
-/// y₂ = a sin φ ± a√(4 − (1 − cos φ)²), + for φ < π and − for φ ≥ π
-/// (y₂ ≈ −(1 + √2) a (φ − π) near the flat configuration).
-pub fn singular_five_bar_pose(a: f64, phi: f64) -> [Vector3<f64>; 3] {
-    let p1 = Vector3::new(a * phi.cos(), a * phi.sin(), 0.0);
-    let dx = a - p1.x;
-    let root = (4.0 * a * a - dx * dx).max(0.0).sqrt();
-    let y2 = if phi < std::f64::consts::PI {
-        p1.y + root
-    } else {
-        p1.y - root
-    };
-    let p2 = Vector3::new(a, y2, 0.0);
-    let p3 = Vector3::new(2.0 * a - p1.x, p1.y, 0.0);
-    [p1, p2, p3]
+/// Joint axes of a rhombus of side `a` hung from `pivot`: the path pivot → Q₁ → Q₂ →
+/// Q₃ → pivot, with its axis (pivot → Q₂) at angle `tilt` from −y (positive towards
+/// +x) and half-opening `beta` (the angle between the axis and each side at the
+/// pivot): Q₁ = pivot + a u(tilt − β), Q₃ = pivot + a u(tilt + β), Q₂ = Q₁ + Q₃ − pivot,
+/// with u(ψ) = (sin ψ, −cos ψ). At β = 0 it is folded flat (all joint axes on one
+/// line, Q₁ = Q₃), a singular configuration of the loop at every tilt.
+pub(crate) fn hanging_rhombus(
+    pivot: Vector3<f64>,
+    a: f64,
+    tilt: f64,
+    beta: f64,
+) -> [Vector3<f64>; 5] {
+    let u = |psi: f64| Vector3::new(a * psi.sin(), -a * psi.cos(), 0.0);
+    let (q1, q3) = (pivot + u(tilt - beta), pivot + u(tilt + beta));
+    [pivot, q1, q1 + q3 - pivot, q3, pivot]
 }
 
-/// Initial angle of link 1 of [`five_bar_singular`]:
-/// φ₀ = π − 0.6 rad (a choice: the "tent", 0.6 rad before the flat configuration:
-/// P₁ = (−0.83a, 0.56a), P₂ = (a, 1.38a), P₃ = (2.83a, 0.56a), a convex pentagon).
-pub const SINGULAR_PHI0: f64 = std::f64::consts::PI - 0.6;
+/// Initial tilt of the rhombus of [`five_bar_singular`] from the downward vertical
+/// (rad, a choice: non-symmetric, so that the passes do not rely on symmetry).
+pub const SINGULAR_TILT0: f64 = 0.3;
+
+/// Initial half-opening of the rhombus of [`five_bar_singular`] (rad, a choice).
+pub const SINGULAR_BETA0: f64 = 0.6;
 
 /// A five-bar of sec 4.2 that passes through its singular configuration (the
 /// variant of [`five_bar`] for acceptance 3: "passes its singular configurations").
 ///
-/// A planar five-bar loop loses rank of Φ_q (beyond the 3 permanent redundant rows)
-/// only when all five joint axes are collinear, which a regular pentagon (all sides
-/// equal) can never reach (±1 ± 1 ± 1 ± 1 ≠ 1). Fig 4 of the paper, which shows "the
-/// five-bar mechanism, its singular configuration", did not survive, so the lengths
-/// are a **choice**: ground joints A = (0, 0, 0) (joint 1) and B = (2a, 0, 0)
-/// (joint 5), outer links (bodies 1 and 4) of length a, inner links (bodies 2 and 3)
-/// of length 2a (a = 0.2 m, masses and inertias of [`AlfDcaParams`]). The
-/// configuration P₁ = (−a, 0), P₂ = (a, 0), P₃ = (3a, 0) is flat (−a + 2a + 2a − a =
-/// 2a): there the rank of Φ_q drops by one. In the mirror-symmetric one-DOF family
-/// (P₃ the image of P₁ across x = a, P₂ on that line) it is a node where two smooth
-/// branches cross (y₂ ≈ (−1 ± √2) a (φ − π)), and on both branches the potential
-/// energy has a nonzero slope there, so a symmetric motion under gravity goes
-/// straight through it. In the full two-DOF configuration space the flat
-/// configuration is the apex of a cone whose two nappes meet only there (the tent and
-/// the hanging pentagon lie on opposite nappes): only an exactly symmetric motion
-/// passes it; once round-off has broken the symmetry (after the first pass) the
-/// mechanism returns to it only approximately (near misses, σ_min of Φ_q ≈ 1e-4, see
-/// `mbs-dca/tests/singular_configurations.rs`). [`double_loop_singular`] has a loop
-/// whose singular set is crossed without any symmetry.
+/// The rank of Φ_q of a planar five-bar loop drops (beyond its 3 permanent redundant
+/// rows) only when all five joint axes are collinear. Fig 4 of the paper ("the
+/// five-bar mechanism, its singular configuration") did not survive, so the geometry
+/// is a **choice**, made for the following reasons:
+/// - the regular pentagon of the text (all sides equal, ground side a) never reaches
+///   such a configuration (±1 ± 1 ± 1 ± 1 ≠ 1);
+/// - with distinct ground joints (ground side > 0) and link lengths allowing it (e.g.
+///   a, 2a, 2a, a on a 2a base), the collinear configurations are isolated points of
+///   the two-DOF configuration space (the apex of a cone there), which only an
+///   exactly symmetric motion reaches: once round-off has broken the symmetry the
+///   mechanism comes back only to near misses (σ ≈ 1e-4), in which an exact
+///   projection acts as an inelastic impact of tolerance-dependent size;
+/// - with the two ground joints coaxial (a ground side of length zero) the
+///   collinear configurations form a set of codimension one, which a motion crosses
+///   generically, without any symmetry.
 ///
-/// Initial pose (**choice**): at rest on the branch of [`singular_five_bar_pose`] at
-/// φ₀ = [`SINGULAR_PHI0`] (an irregular convex pentagon, every joint above the
-/// ground line); released, it falls through the flat configuration into the hanging
-/// pentagon, swings back up through it towards the tent, and so passes the
-/// singular configuration twice per period (measured: at t ≈ 0.39 s and 1.96 s). Body frames, centres of mass and gravity as in [`five_bar`]. Expected
-/// figures at the initial pose: Grübler −1, mobility 2, 3 redundant constraints.
+/// So: ground joints 1 (ground – body 1) and 5 (body 4 – ground) both at the origin;
+/// bodies 1–4 are four links of length a (a = 0.2 m, masses and inertias of
+/// [`AlfDcaParams`]) forming a rhombus that hangs from that point (the lower loop of
+/// [`double_loop_singular`], pinned to ground instead of body 3). Bodies 1 and 3 stay
+/// parallel, and so do bodies 2 and 4; the rhombus is singular when folded flat
+/// (half-opening β = 0, joints 2 and 4 coaxial, all joints on one line) at any
+/// tilt. The potential energy, −2mga (cos ψ₁ + cos ψ₄) with ψ₁, ψ₄ the angles of
+/// bodies 1 and 4 from −y, is least at the flat hanging configuration, so the
+/// rhombus swings and folds flat twice per oscillation of its opening, crossing
+/// the singular set transversally (measured: 8 passes in 10 s at each RK45 tolerance
+/// rtol = atol ∈ [0.8, 1.25]·1e-6, `mbs-dca/tests/singular_configurations.rs`).
+///
+/// Initial pose (**choice**): at rest, axis tilted by [`SINGULAR_TILT0`] from the
+/// downward vertical, half-opening [`SINGULAR_BETA0`] (joints as in `hanging_rhombus`;
+/// not symmetric about the vertical). Body frames, centres of mass and gravity as in
+/// [`five_bar`]. Expected figures at the initial pose: Grübler −1, mobility 2,
+/// 3 redundant constraints.
 pub fn five_bar_singular(p: &AlfDcaParams) -> Result<Model, ModelError> {
     let mut b = ModelBuilder::new("five-bar-singular");
     b.gravity(Vector3::new(0.0, -p.gravity, 0.0));
-    let a = p.length;
-    let [p1, p2, p3] = singular_five_bar_pose(a, SINGULAR_PHI0);
-    let v = [
-        Vector3::zeros(),
-        p1,
-        p2,
-        p3,
-        Vector3::new(2.0 * a, 0.0, 0.0),
-    ];
+    let v = hanging_rhombus(Vector3::zeros(), p.length, SINGULAR_TILT0, SINGULAR_BETA0);
     add_planar_path(
         &mut b,
         &v,
@@ -227,7 +223,7 @@ pub const LOWER_BETA0: f64 = 0.6;
 /// both coaxial with joint 3, i.e. the lower "pentagon" has a side of length zero on
 /// body 3. A five-joint loop whose two ends sit at distinct points has isolated
 /// singular configurations (all joints collinear), which only an exactly symmetric
-/// motion reaches (see [`five_bar_singular`]); with the ends coaxial, the flat
+/// motion reaches (see the reasons at [`five_bar_singular`]); with the ends coaxial, the flat
 /// (folded) rhombus is singular at every orientation, a set of codimension one that
 /// the motion crosses without any symmetry, twice per oscillation of the rhombus
 /// (whose hanging equilibrium is flat). Initial pose: the rhombus hangs symmetric
@@ -249,15 +245,7 @@ pub fn double_loop_singular(p: &AlfDcaParams) -> Result<Model, ModelError> {
         p.mass,
         p.inertia,
     );
-    let p2 = v[2];
-    let (s, c) = LOWER_BETA0.sin_cos();
-    let path = [
-        p2,
-        p2 + Vector3::new(-a * s, -a * c, 0.0),
-        p2 + Vector3::new(0.0, -2.0 * a * c, 0.0),
-        p2 + Vector3::new(a * s, -a * c, 0.0),
-        p2,
-    ];
+    let path = hanging_rhombus(v[2], a, 0.0, LOWER_BETA0);
     let body3 = BodyRef::Body(upper[2]);
     add_planar_path(
         &mut b,
@@ -277,25 +265,40 @@ mod tests {
     use super::*;
 
     #[test]
-    fn singular_five_bar_pose_closes_the_loop_and_stays_on_one_branch() {
+    fn hanging_rhombus_closes_the_loop_and_folds_flat_at_zero_opening() {
         let a = 0.2;
-        let b = Vector3::new(2.0 * a, 0.0, 0.0);
-        let mut prev: Option<[Vector3<f64>; 3]> = None;
-        for k in 0..=400 {
-            let phi = std::f64::consts::PI - 1.0 + 2.0 * k as f64 / 400.0;
-            let [p1, p2, p3] = singular_five_bar_pose(a, phi);
-            assert!((p1.norm() - a).abs() < 1e-14);
-            assert!(((p2 - p1).norm() - 2.0 * a).abs() < 1e-14);
-            assert!(((p3 - p2).norm() - 2.0 * a).abs() < 1e-14);
-            assert!(((b - p3).norm() - a).abs() < 1e-14);
-            if let Some(q) = prev {
-                // one smooth branch through φ = π (y₂ ≈ −(1 + √2) a (φ − π)): P₂ keeps
-                // falling; on the other branch it would turn back up
-                assert!(p2.y < q[1].y, "P₂ turns at φ = {phi}");
+        let pivot = Vector3::new(0.1, -0.3, 0.0);
+        for (tilt, beta) in [(0.0, 0.6), (0.3, 0.6), (-1.1, 0.2), (0.7, -0.4)] {
+            let v = hanging_rhombus(pivot, a, tilt, beta);
+            assert_eq!(v[0], pivot);
+            assert_eq!(v[4], pivot);
+            for k in 0..4 {
+                assert!(((v[k + 1] - v[k]).norm() - a).abs() < 1e-15);
             }
-            prev = Some([p1, p2, p3]);
+            // axis at `tilt` from −y, of length 2a cos β
+            let d = v[2] - pivot;
+            assert!((d.norm() - 2.0 * a * beta.cos()).abs() < 1e-15);
+            assert!((d.x.atan2(-d.y) - tilt).abs() < 1e-14);
+            // opposite sides parallel (bodies 1 ∥ 3, 2 ∥ 4)
+            assert!((v[1] - v[0] + (v[3] - v[2])).norm() < 1e-15);
+            assert!((v[2] - v[1] + (v[4] - v[3])).norm() < 1e-15);
         }
-        let [p1, p2, p3] = singular_five_bar_pose(a, std::f64::consts::PI);
-        assert!(p1.y.abs() < 1e-15 && p2.y.abs() < 1e-15 && p3.y.abs() < 1e-15);
+        // flat: all joints on one line, joints 2 and 4 coaxial
+        let v = hanging_rhombus(pivot, a, 0.3, 0.0);
+        assert!((v[1] - v[3]).norm() < 1e-15);
+        let d = v[2] - v[0];
+        for q in &v {
+            assert!((q - v[0]).cross(&d).norm() < 1e-15);
+        }
+    }
+
+    #[test]
+    fn five_bar_singular_starts_tilted_with_coaxial_ground_joints() {
+        let p = AlfDcaParams::default();
+        let v = hanging_rhombus(Vector3::zeros(), p.length, SINGULAR_TILT0, SINGULAR_BETA0);
+        // not symmetric about the vertical through the ground point
+        assert!((v[1].x + v[3].x).abs() > 0.1 * p.length);
+        let m = five_bar_singular(&p).unwrap();
+        assert_eq!(m.name(), "five-bar-singular");
     }
 }

@@ -143,8 +143,8 @@ static BUILTIN: [BuiltIn; 22] = [
     BuiltIn {
         mechanism: Mechanism::FiveBarSingular,
         name: "five-bar-singular",
-        description: "planar five-bar, links a, 2a, 2a, a on a 2a base (a = 0.2 m): passes its flat singular configuration",
-        reference: reference!(ALF, "sec 4.2, Fig 4 (lengths a choice)"),
+        description: "planar five-bar, ground joints 1 and 5 coaxial, 4 links of length a = 0.2 m forming a hanging rhombus that folds flat (singular) twice per oscillation",
+        reference: reference!(ALF, "sec 4.2, Fig 4 (geometry a choice)"),
         mobility: Mobility::new(-1, 2, 3),
         build: || five_bar_singular(&AlfDcaParams::default()),
     },

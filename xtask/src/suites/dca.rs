@@ -213,7 +213,7 @@ fn singular(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, ser
         (
             "five-bar-singular",
             vec![0..5],
-            "one loop; the flat configuration is a cone apex: the first pass is exact, later approaches are near misses",
+            "one loop: a rhombus hung from ground (joints 1 and 5 coaxial), folds flat about every 1.2 s at any tilt",
         ),
         (
             "double-loop-singular",
@@ -311,21 +311,23 @@ fn singular(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, ser
              would be). The projections use their own penalty (DcaParams::projection_alpha \
              = 1e10, ≤ 25 iterations; the dynamics keep α = 1e6): the AL iteration \
              contracts a constraint mode of singular value σ by m/(m + ασ²) per \
-             iteration, which with α = 1e6 stalled near the singular configuration \
-             (five-bar-singular: ‖Φ‖ 6.6e-10, ‖Φ̇‖ 4.2e-6, 42 of 360 projections \
-             unconverged); with 1e10 ‖Φ‖, ‖Φ̇‖ stay at round-off (≤ 1e-15 at every step of \
+             iteration, which with α = 1e6 stalls near the singular configuration \
+             (five-bar-singular, in the test: ‖Φ̇‖ 1.2e-7, 8 of 148 projections unconverged); \
+             with 1e10 ‖Φ‖, ‖Φ̇‖ stay at round-off (≤ 1e-15 at every step of \
              crates/dca/tests/singular_configurations.rs, asserted ≤ 1e-12 there).",
         );
         if mech == "five-bar-singular" {
             t.note(
-                "Energy (five-bar-singular): at the near misses (σ ≈ 1e-5 at a step) the \
-                 step leaves a velocity error ≈ Φ̇/σ in the near-singular mode, which an \
-                 exact projection removes like an inelastic impact; how much depends on \
-                 how close a step lands to the singular point, so max |E − E₀| with \
-                 projections varies by orders of magnitude with the tolerance (2e-4 to \
-                 1.5 J for rtol = atol ∈ [0.8, 1.25]·1e-6; without projections 2e-2 to \
-                 7e-2 J). Away from σ < 1e-2 the projections remove the drift (Σ|ΔE| \
-                 3e-5 J with, 1.6e-3 J without, at 1e-6), which is what the test asserts.",
+                "Geometry (a choice, Fig 4 is lost): the ground joints are coaxial (ground \
+                 side of length zero) and the four links of length a form a rhombus, whose \
+                 flat configurations are singular at every orientation — a codimension-one \
+                 set that the motion crosses without any symmetry (started at rest, tilted \
+                 0.3 rad). A five-bar with distinct ground joints reaches its collinear \
+                 configuration only as an isolated point, by an exactly symmetric motion, \
+                 and afterwards only near misses in which exact projections act as \
+                 inelastic impacts. Measured over 10 s at rtol = atol ∈ [0.8, 1.25]·1e-6: \
+                 8 passes at every tolerance, max |E − E₀| 9e-6 to 1.5e-5 J with \
+                 projections, 1.1e-2 to 1.1 J without.",
             );
         }
         if ctx.quick {
