@@ -30,12 +30,13 @@ pub enum HdcaError {
         got: usize,
     },
     /// A non-finite value during an evaluation.
-    #[error("t = {t}: non-finite {what} at body '{body}'")]
+    #[error("t = {t}: non-finite {what} at {place}")]
     NonFinite {
         /// Time.
         t: f64,
-        /// Body name.
-        body: String,
+        /// Where: the body, and the joint whose coordinates or momenta went
+        /// non-finite when known (e.g. "body `link2` (joint `j2`)").
+        place: String,
         /// Quantity.
         what: &'static str,
     },

@@ -74,7 +74,7 @@ fn failed(sim: &Simulation, name: &str) -> (String, f64, Trajectory) {
 
 #[test]
 fn non_finite_force_names_time_and_body_and_keeps_the_samples_before() {
-    for method in ["alf-index1", "lagrange", "penalty", "complement-qr"] {
+    for method in ["alf-index1", "lagrange", "penalty", "complement-qr", "hdca"] {
         let sim = Simulation::new(pendulum_with_nan_force())
             .method(method.parse().unwrap())
             .t_end(1.5)

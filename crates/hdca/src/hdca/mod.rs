@@ -393,7 +393,7 @@ impl Hdca {
                 if !node.v.iter().all(|x| x.is_finite()) {
                     return Err(HdcaError::NonFinite {
                         t,
-                        body: self.model.bodies()[b].name.clone(),
+                        place: format!("body `{}`", self.model.bodies()[b].name),
                         what: "velocity",
                     });
                 }
@@ -514,11 +514,14 @@ impl Hdca {
             }
         }
         if let Some(x) = dydt.iter().position(|x| !x.is_finite()) {
-            let _ = x;
             return Err(HdcaError::NonFinite {
                 t,
-                body: self.model.name().to_string(),
-                what: "state derivative",
+                place: self.state_owner(x),
+                what: if x < self.n_q {
+                    "joint-coordinate rate"
+                } else {
+                    "momentum rate"
+                },
             });
         }
         Ok(())
@@ -614,6 +617,28 @@ impl Hdca {
     /// Number of constraint impulses (Σ 6 − n_f over all joints).
     pub fn n_impulses(&self) -> usize {
         self.n_sigma
+    }
+
+    /// Where state component `x` of y = [q; p] lives, for error messages: the body
+    /// moved by the tree joint that owns it, and the joint.
+    fn state_owner(&self, x: usize) -> String {
+        let owner = self.joints.iter().enumerate().find(|(_, j)| {
+            j.tree
+                && if x < self.n_q {
+                    (j.q_off..j.q_off + j.kind.n_coords()).contains(&x)
+                } else {
+                    (j.u_off..j.u_off + j.nf).contains(&(x - self.n_q))
+                }
+        });
+        match owner {
+            Some((k, j)) => {
+                let body = j.plus.map_or("ground".to_string(), |b| {
+                    self.model.bodies()[b].name.clone()
+                });
+                format!("body `{body}` (joint `{}`)", self.model.joints()[k].name)
+            }
+            None => format!("state component {x} of model `{}`", self.model.name()),
+        }
     }
 
     /// The joint coordinates' offset and count for a joint, `None` for a cut joint.
