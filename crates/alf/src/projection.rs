@@ -8,7 +8,12 @@
 //!   λᵢ = σᵢ + αΦ(qᵢ),   L Δ = −[M(qᵢ − q*) + Φ_q(qᵢ)ᵀλᵢ],   qᵢ₊₁ = qᵢ + Δ,   σᵢ₊₁ = λᵢ
 //! ```
 //!
-//! (λᵢ₊₁ = λᵢ + αΦᵢ₊₁ is eq 15). Velocities (eq 17) and accelerations (eq 26) are the
+//! (λᵢ₊₁ = λᵢ + αΦᵢ₊₁ is eq 15). The implementation applies the penalty force
+//! αΦ through the Φ_q of the factorization and updates the multipliers with the
+//! linearized residual (see `Projector::position_correction`): with eq 15 as
+//! written, α times the O(‖Δ‖²) curvature residual of a step corrupts the
+//! multipliers, and a reused L pushes the iterate along the manifold, which made
+//! corrections of ≈ 1e-2 cycle. Velocities (eq 17) and accelerations (eq 26) are the
 //! same iteration with the linear constraints Φ̇ = Φ_q q̇ + Φ_t = 0 (eqs 21–24) and
 //! Φ_q q̈ − γ = 0 (eqs 31–34), with Φ_q at the projected positions and the same L
 //! reused. The classical-Lagrange variants (eqs 16, 25) solve the KKT system
@@ -222,10 +227,13 @@ impl Projector {
         let jac = sys.phi_q();
         match self.kind {
             ProjectionKind::AugmentedLagrangian => {
+                if rows == self.m_h {
+                    // the position projection's penalty term uses the factored Φ_q
+                    self.jac_h.copy_from(&jac.rows(0, rows));
+                }
                 if rows == self.m {
                     self.leading.factor(t, &self.mass, jac, self.params.alpha)
                 } else {
-                    self.jac_h.copy_from(&jac.rows(0, rows));
                     self.leading
                         .factor(t, &self.mass, &self.jac_h, self.params.alpha)
                 }
@@ -310,6 +318,42 @@ impl Projector {
         Ok(())
     }
 
+    /// One augmented-Lagrangian iteration of the position projection, given
+    /// h = M(q − q*) in `self.h`, Φ in `self.res[..m_h]`, the current Φ_q (`jac`) and
+    /// the Φ_q of the factorization (`self.jac_h`, J_f):
+    ///
+    /// ```text
+    ///   L Δ = −[h + Φ_qᵀσ + α J_fᵀΦ],   σ ← σ + α(Φ + J_f Δ)
+    /// ```
+    ///
+    /// This is the KKT projection's iteration with the matrix [M J_fᵀ; J_f 0]
+    /// (eq 16) regularized by 1/α, and departs from eqs 14–15 in two places:
+    ///
+    /// * the penalty force αΦ acts through J_f, not the current Φ_q: with
+    ///   L = M + αJ_fᵀJ_f the term α(Φ_q − J_f)ᵀΦ has a component along the null
+    ///   space of J_f resisted by M alone, so a reused matrix pushed the iterate
+    ///   along the manifold by ≈ α‖Φ_q − J_f‖‖Φ‖/λ_min(M) (centimetres at α = 1e7,
+    ///   ‖Φ‖ ≈ 1e-7, a factorization 1e-4 away);
+    /// * the multipliers are updated with the linearized residual Φ + J_fΔ
+    ///   instead of Φ(qᵢ₊₁) (eq 15): one Newton step without the Φ_qq terms leaves
+    ///   Φ(qᵢ₊₁) = O(‖Δ‖²), and α times that (≈ 100 for ‖Δ‖ ≈ 3e-3) is no
+    ///   multiplier estimate; the dropped σΦ_qq terms then dominate M (singular
+    ///   along the Euler parameters) and the iteration cycles.
+    ///
+    /// At a fixed point Φ = 0 and M(q − q*) + Φ_qᵀσ = 0, the conditions of eq 9.
+    fn position_correction(&mut self, t: f64, jac: &DMatrix<f64>) -> Result<(), AlfError> {
+        let (m_h, alpha) = (self.m_h, self.params.alpha);
+        let (sigma, res) = (self.sigma.rows(0, m_h), self.res.rows(0, m_h));
+        self.h.gemv_tr(1.0, &jac.rows(0, m_h), &sigma, 1.0);
+        self.h.gemv_tr(alpha, &self.jac_h, &res, 1.0);
+        self.h.neg_mut();
+        self.leading.solve(t, &mut self.h)?;
+        let mut sigma = self.sigma.rows_mut(0, m_h);
+        sigma.axpy(alpha, &self.res.rows(0, m_h), 1.0);
+        sigma.gemv(alpha, &self.jac_h, &self.h, 1.0);
+        Ok(())
+    }
+
     /// Position projection (eqs 9–15, or eq 16 for the KKT kind), with the
     /// iteration matrix factored once at q*. Returns the iterations and ‖Φ‖∞.
     pub fn project_positions(
@@ -334,7 +378,6 @@ impl Projector {
             self.res.rows_mut(0, m_h).copy_from(sys.phi());
             let viol = self.res.rows(0, m_h).amax();
             if it > 0 {
-                self.accumulate(m_h);
                 let far = viol > p.reuse_below * scale;
                 if far || (viol > CONTRACTION * prev_viol && viol > p.eps_q * scale) {
                     // the reused matrix no longer contracts (its Φ_q differs too
@@ -358,7 +401,11 @@ impl Projector {
             let qv = DVectorView::from_slice(q, n);
             self.h.gemv(1.0, &self.mass, &qv, 0.0);
             self.h.gemv(-1.0, &self.mass, &self.star, 1.0);
-            self.correction(t, sys.phi_q(), m_h)?;
+            if self.kind == ProjectionKind::AugmentedLagrangian {
+                self.position_correction(t, sys.phi_q())?;
+            } else {
+                self.correction(t, sys.phi_q(), m_h)?;
+            }
             for (qi, d) in q.iter_mut().zip(self.h.iter()) {
                 *qi += d;
             }
