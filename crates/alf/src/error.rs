@@ -53,6 +53,17 @@ pub enum AlfError {
         /// Which coordinate or constraint.
         location: String,
     },
+    /// A non-finite generalized applied force (a force element or load that
+    /// overflowed or produced NaN).
+    #[error("t = {t}: non-finite applied force: generalized force on {location} is {value}")]
+    NonFiniteForce {
+        /// Time.
+        t: f64,
+        /// Which coordinate (body and component).
+        location: String,
+        /// The value (NaN or ±∞).
+        value: f64,
+    },
     /// The KKT matrix of the Lagrange formulation is singular because constraint rows
     /// are linearly dependent (redundant constraints or a singular configuration);
     /// the augmented-Lagrangian formulations handle this.
@@ -103,6 +114,7 @@ impl AlfError {
             | AlfError::Linalg { t, .. }
             | AlfError::NotConverged { t, .. }
             | AlfError::NonFinite { t, .. }
+            | AlfError::NonFiniteForce { t, .. }
             | AlfError::InconsistentInitialState { t, .. }
             | AlfError::DependentConstraints { t, .. } => Some(*t),
             AlfError::InvalidParameter { .. } => None,

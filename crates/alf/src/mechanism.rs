@@ -10,7 +10,7 @@ use mbs_constraints::{ConstraintError, ConstraintSource, SystemLayout, Workspace
 use mbs_model::{Layout, Model, State};
 use nalgebra::DVector;
 
-use crate::descriptor::{Descriptor, DescriptorData, Level};
+use crate::descriptor::{Descriptor, DescriptorData, Level, check_finite};
 use crate::error::AlfError;
 
 /// A model's descriptor-form equations in the [ṙ, ṗ] layout, dense storage.
@@ -78,6 +78,30 @@ impl MechanismDescriptor {
             message: e.to_string(),
         }
     }
+
+    /// A non-finite state, mass-matrix entry or (at [`Level::Full`]) applied force
+    /// stops the evaluation with an error naming the body and coordinate, before a
+    /// solver meets it (where it could only say "non-finite right-hand side").
+    fn check_finite(&self, t: f64, q: &[f64], v: &[f64], level: Level) -> Result<(), AlfError> {
+        let label = |i: usize| self.coordinate_label(i);
+        check_finite(t, "coordinate", q, label)?;
+        check_finite(t, "velocity", v, label)?;
+        let n = self.sys.n_v();
+        check_finite(t, "mass matrix entry", self.data.mass.as_slice(), |k| {
+            label(k % n)
+        })?;
+        if level == Level::Full {
+            let f = self.data.forces.as_slice();
+            if let Some(i) = f.iter().position(|x| !x.is_finite()) {
+                return Err(AlfError::NonFiniteForce {
+                    t,
+                    location: label(i),
+                    value: f[i],
+                });
+            }
+        }
+        Ok(())
+    }
 }
 
 impl Descriptor for MechanismDescriptor {
@@ -114,6 +138,7 @@ impl Descriptor for MechanismDescriptor {
             Ok(())
         })();
         r.map_err(|e| self.error(t, e))?;
+        self.check_finite(t, q, v, level)?;
         let m_h = self.data.phi.len();
         self.data
             .phi

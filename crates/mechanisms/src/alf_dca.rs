@@ -13,7 +13,7 @@
 //! rhombus loop whose flat configurations form a set of codimension one (Figs 4 and 8
 //! did not survive; the choices and their reasons are documented there).
 
-use mbs_model::{BodyRef, Model, ModelBuilder, ModelError};
+use mbs_model::{BodyId, BodyRef, Model, ModelBuilder, ModelError};
 use nalgebra::{Matrix3, Vector3};
 
 use crate::util::{add_planar_path, numbered, regular_polygon};
@@ -59,6 +59,36 @@ pub(crate) fn hanging_polygon(sides: usize, a: f64) -> Vec<Vector3<f64>> {
     path
 }
 
+/// A builder with the test cases' gravity (−y).
+fn builder(name: &str, p: &AlfDcaParams) -> ModelBuilder {
+    let mut b = ModelBuilder::new(name);
+    b.gravity(Vector3::new(0.0, -p.gravity, 0.0));
+    b
+}
+
+/// The closed loop of 4 links along `path` (5 joint axes, first and last on
+/// `anchor`): bodies `body{k}`…`body{k+3}`, joints `joint{j}`…`joint{j+4}`, every
+/// link with the test cases' mass and inertia. Returns the 4 bodies.
+fn add_loop(
+    b: &mut ModelBuilder,
+    path: &[Vector3<f64>],
+    first_body: usize,
+    first_joint: usize,
+    anchor: BodyRef,
+    p: &AlfDcaParams,
+) -> Vec<BodyId> {
+    add_planar_path(
+        b,
+        path,
+        &numbered("body", first_body, 4),
+        &numbered("joint", first_joint, 5),
+        anchor,
+        anchor,
+        p.mass,
+        p.inertia,
+    )
+}
+
 /// The five-bar mechanism of sec 4.2 (Fig 4): ground (body 0) and bodies 1–4 joined in
 /// one loop by 5 revolute joints with parallel axes; joints 1 and 5 tie bodies 1 and 4
 /// to ground.
@@ -71,18 +101,14 @@ pub(crate) fn hanging_polygon(sides: usize, a: f64) -> Vec<Vector3<f64>> {
 /// joint k+1); gravity 9.81 m/s² along −y. Released from rest. Expected figures:
 /// Grübler −1, mobility 2, 3 redundant constraints.
 pub fn five_bar(p: &AlfDcaParams) -> Result<Model, ModelError> {
-    let mut b = ModelBuilder::new("five-bar");
-    b.gravity(Vector3::new(0.0, -p.gravity, 0.0));
-    let v = hanging_polygon(5, p.length);
-    add_planar_path(
+    let mut b = builder("five-bar", p);
+    add_loop(
         &mut b,
-        &v,
-        &numbered("body", 1, 4),
-        &numbered("joint", 1, 5),
+        &hanging_polygon(5, p.length),
+        1,
+        1,
         BodyRef::Ground,
-        BodyRef::Ground,
-        p.mass,
-        p.inertia,
+        p,
     );
     b.build()
 }
@@ -99,36 +125,16 @@ pub fn five_bar(p: &AlfDcaParams) -> Result<Model, ModelError> {
 /// at side midpoints; gravity 9.81 m/s² along −y. Released from rest. Expected
 /// figures: Grübler −2, mobility 4, 6 redundant constraints.
 pub fn double_loop(p: &AlfDcaParams) -> Result<Model, ModelError> {
-    let mut b = ModelBuilder::new("double-loop");
-    b.gravity(Vector3::new(0.0, -p.gravity, 0.0));
+    let mut b = builder("double-loop", p);
     let v = hanging_polygon(5, p.length);
-    let upper = add_planar_path(
-        &mut b,
-        &v,
-        &numbered("body", 1, 4),
-        &numbered("joint", 1, 5),
-        BodyRef::Ground,
-        BodyRef::Ground,
-        p.mass,
-        p.inertia,
-    );
+    let upper = add_loop(&mut b, &v, 1, 1, BodyRef::Ground, p);
     // Lower pentagon: the upper one mirrored across the side of body 3 (v₂ → v₃);
     // traversed from v₃ along that side it is again counter-clockwise.
     let side = v[2] - v[3];
     let q = regular_polygon(5, p.length, v[3], side.y.atan2(side.x), true);
     // path v₂ = q₁ → q₂ → q₃ → q₄ → q₀ = v₃
     let path = [q[1], q[2], q[3], q[4], q[0]];
-    let body3 = BodyRef::Body(upper[2]);
-    add_planar_path(
-        &mut b,
-        &path,
-        &numbered("body", 5, 4),
-        &numbered("joint", 6, 5),
-        body3,
-        body3,
-        p.mass,
-        p.inertia,
-    );
+    add_loop(&mut b, &path, 5, 6, BodyRef::Body(upper[2]), p);
     b.build()
 }
 
@@ -193,19 +199,9 @@ pub const SINGULAR_BETA0: f64 = 0.6;
 /// [`five_bar`]. Expected figures at the initial pose: Grübler −1, mobility 2,
 /// 3 redundant constraints.
 pub fn five_bar_singular(p: &AlfDcaParams) -> Result<Model, ModelError> {
-    let mut b = ModelBuilder::new("five-bar-singular");
-    b.gravity(Vector3::new(0.0, -p.gravity, 0.0));
+    let mut b = builder("five-bar-singular", p);
     let v = hanging_rhombus(Vector3::zeros(), p.length, SINGULAR_TILT0, SINGULAR_BETA0);
-    add_planar_path(
-        &mut b,
-        &v,
-        &numbered("body", 1, 4),
-        &numbered("joint", 1, 5),
-        BodyRef::Ground,
-        BodyRef::Ground,
-        p.mass,
-        p.inertia,
-    );
+    add_loop(&mut b, &v, 1, 1, BodyRef::Ground, p);
     b.build()
 }
 
@@ -231,32 +227,11 @@ pub const LOWER_BETA0: f64 = 0.6;
 /// (joints at P₂, P₂ + a(∓sin β₀, −cos β₀), P₂ − 2a cos β₀ ŷ), at rest. Expected
 /// figures at the initial pose: Grübler −2, mobility 4, 6 redundant constraints.
 pub fn double_loop_singular(p: &AlfDcaParams) -> Result<Model, ModelError> {
-    let mut b = ModelBuilder::new("double-loop-singular");
-    b.gravity(Vector3::new(0.0, -p.gravity, 0.0));
-    let a = p.length;
-    let v = hanging_polygon(5, a);
-    let upper = add_planar_path(
-        &mut b,
-        &v,
-        &numbered("body", 1, 4),
-        &numbered("joint", 1, 5),
-        BodyRef::Ground,
-        BodyRef::Ground,
-        p.mass,
-        p.inertia,
-    );
-    let path = hanging_rhombus(v[2], a, 0.0, LOWER_BETA0);
-    let body3 = BodyRef::Body(upper[2]);
-    add_planar_path(
-        &mut b,
-        &path,
-        &numbered("body", 5, 4),
-        &numbered("joint", 6, 5),
-        body3,
-        body3,
-        p.mass,
-        p.inertia,
-    );
+    let mut b = builder("double-loop-singular", p);
+    let v = hanging_polygon(5, p.length);
+    let upper = add_loop(&mut b, &v, 1, 1, BodyRef::Ground, p);
+    let path = hanging_rhombus(v[2], p.length, 0.0, LOWER_BETA0);
+    add_loop(&mut b, &path, 5, 6, BodyRef::Body(upper[2]), p);
     b.build()
 }
 

@@ -32,17 +32,27 @@ fn time_rhs(method: &Method, model: &Model, threads: usize) -> Result<f64, Strin
     pool.install(|| {
         let mut fe = mbs::registry::build_front_end(method, model).map_err(|e| e.to_string())?;
         let state = State::initial(model, mbs::frontend::SAMPLE_LAYOUT);
-        fe.accelerations(&state).map_err(|e| e.to_string())?;
-        let mut times = Vec::new();
-        let start = Instant::now();
-        while times.len() < 3 || (start.elapsed().as_secs_f64() < 0.2 && times.len() < 1000) {
-            let t0 = Instant::now();
-            std::hint::black_box(fe.accelerations(&state).map_err(|e| e.to_string())?);
-            times.push(t0.elapsed().as_secs_f64());
-        }
-        times.sort_by(f64::total_cmp);
-        Ok(times[times.len() / 2])
+        median_time(|| {
+            fe.accelerations(&state)
+                .map(std::hint::black_box)
+                .map_err(|e| e.to_string())
+        })
     })
+}
+
+/// Median wall time of `eval` [s] over at least 3 and at most 1000 calls within about
+/// 0.2 s, after one untimed warm-up call; the first error stops it.
+fn median_time<T>(mut eval: impl FnMut() -> Result<T, String>) -> Result<f64, String> {
+    eval()?;
+    let mut times = Vec::new();
+    let start = Instant::now();
+    while times.len() < 3 || (start.elapsed().as_secs_f64() < 0.2 && times.len() < 1000) {
+        let t0 = Instant::now();
+        eval()?;
+        times.push(t0.elapsed().as_secs_f64());
+    }
+    times.sort_by(f64::total_cmp);
+    Ok(times[times.len() / 2])
 }
 
 pub fn scaling(ctx: &mut Ctx) -> Suite {
@@ -243,17 +253,11 @@ fn time_sparse_alf(model: &Model) -> Result<f64, String> {
         .map_err(|e| e.to_string())?;
     let y = sys.initial_state();
     let mut dy = vec![0.0; y.len()];
-    sys.rhs(0.0, &y, &mut dy).map_err(|e| e.to_string())?;
-    let mut times = Vec::new();
-    let start = Instant::now();
-    while times.len() < 3 || (start.elapsed().as_secs_f64() < 0.2 && times.len() < 1000) {
-        let t0 = Instant::now();
+    median_time(|| {
         sys.rhs(0.0, &y, &mut dy).map_err(|e| e.to_string())?;
         std::hint::black_box(&dy);
-        times.push(t0.elapsed().as_secs_f64());
-    }
-    times.sort_by(f64::total_cmp);
-    Ok(times[times.len() / 2])
+        Ok(())
+    })
 }
 
 /// ALF-DCA beside the global ALF with the sparse Cholesky and the dense backend: time

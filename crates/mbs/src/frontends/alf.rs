@@ -171,7 +171,7 @@ impl FrontEnd for Index1FrontEnd {
             _ => {
                 let names = body_names(&self.model);
                 integrate_ode_with(
-                    &mut NonFiniteDiagnosis(&mut self.sys),
+                    &mut self.sys,
                     spec,
                     self.project_every,
                     self.newton.clone(),
@@ -205,10 +205,7 @@ impl FrontEnd for Index1FrontEnd {
             }
             rec.sink.sample(sample);
         }
-        if let Some(e) = diverged {
-            return Err(e.with_stats(stats));
-        }
-        match error {
+        match diverged.or(error) {
             None => Ok(stats),
             Some(e) => Err(e.with_stats(stats)),
         }
@@ -605,10 +602,7 @@ impl FrontEnd for PenaltyFrontEnd {
             }
             rec.sink.sample(sample);
         }
-        if let Some(e) = diverged {
-            return Err(e.with_stats(stats));
-        }
-        match error {
+        match diverged.or(error) {
             None => Ok(stats),
             Some(e) => Err(e.with_stats(stats)),
         }
@@ -663,74 +657,5 @@ fn penalty_state_label(names: &[String], i: usize) -> String {
         format!("body `{}` velocity {}", names[j / 6], V[j % 6])
     } else {
         format!("multiplier {}", i - nx - nv)
-    }
-}
-
-/// The index-1 system with a diagnosis on its error path: when the right-hand side
-/// fails on a non-finite number, say which body's state, applied force or mass entry
-/// is non-finite (the linear solvers only see an index of their right-hand side).
-struct NonFiniteDiagnosis<'a>(&'a mut Index1<MechanismDescriptor>);
-
-impl NonFiniteDiagnosis<'_> {
-    fn diagnose(&mut self, t: f64, y: &[f64], e: SystemError) -> SystemError {
-        use mbs_alf::{Descriptor, Level};
-        let full = e.message();
-        if !full.contains("non-finite") {
-            return e;
-        }
-        let msg = full.strip_prefix(&format!("t = {t}: ")).unwrap_or(full);
-        let msg = msg.to_string();
-        let n = self.0.n();
-        let names: Vec<String> = body_names(self.0.system().model());
-        if let Some(i) = y.iter().position(|x| !x.is_finite()) {
-            return SystemError::new(format!(
-                "non-finite state: {} is {} ({msg})",
-                body_state_label(&names, i),
-                y[i]
-            ));
-        }
-        let (q, v) = y.split_at(n);
-        let d = self.0.system_mut();
-        if d.evaluate(t, q, v, Level::Full).is_err() {
-            return e;
-        }
-        let label = |i: usize| body_state_label(&names, i);
-        if let Some(i) = d.forces().iter().position(|x| !x.is_finite()) {
-            return SystemError::new(format!(
-                "non-finite applied force: generalized force on {} is {} ({msg})",
-                label(i),
-                d.forces()[i]
-            ));
-        }
-        if let Some(k) = d.mass().iter().position(|x| !x.is_finite()) {
-            return SystemError::new(format!(
-                "non-finite mass matrix entry at {} ({msg})",
-                label(k % n)
-            ));
-        }
-        e
-    }
-}
-
-impl mbs_integrators::OdeSystem for NonFiniteDiagnosis<'_> {
-    fn dim(&self) -> usize {
-        mbs_integrators::OdeSystem::dim(&*self.0)
-    }
-    fn rhs(&mut self, t: f64, y: &[f64], dydt: &mut [f64]) -> Result<(), SystemError> {
-        match mbs_integrators::OdeSystem::rhs(&mut *self.0, t, y, dydt) {
-            Ok(()) => Ok(()),
-            Err(e) => Err(self.diagnose(t, y, e)),
-        }
-    }
-    fn project(&mut self, t: f64, y: &mut [f64]) -> Result<bool, SystemError> {
-        mbs_integrators::OdeSystem::project(&mut *self.0, t, y)
-    }
-    fn jacobian(
-        &mut self,
-        t: f64,
-        y: &[f64],
-        jac: &mut nalgebra::DMatrix<f64>,
-    ) -> Result<bool, SystemError> {
-        mbs_integrators::OdeSystem::jacobian(&mut *self.0, t, y, jac)
     }
 }
