@@ -101,11 +101,15 @@ impl Ctx {
             "{} / {method} / {integrator} / t_end = {t_end}",
             model.name()
         );
+        // the paper reproductions measure and report energy drift themselves (an
+        // unstabilized formulation's drift is a result here, not a failure): the
+        // wrong-motion guard is for users' runs and the conformance suite
         let sim = Simulation::new(model.clone())
             .method(method)
             .integrator(integrator)
             .t_end(t_end)
-            .sampling(sampling);
+            .sampling(sampling)
+            .guard(false);
         let start = Instant::now();
         let r = match sim.run() {
             Ok(t) => Run::Done(t),

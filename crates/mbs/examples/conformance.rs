@@ -1,6 +1,7 @@
 //! Prints the conformance matrix (every method × {rk45, adams, own fixed-step rule}) on
 //! the model files given as arguments `path:t_end:tol:h`, e.g.
-//! `cargo run --release -p mbs --example conformance -- examples/models/bricard.toml:10:1e-10:1e-3`.
+//! `cargo run --release -p mbs --example conformance -- examples/models/bricard.toml:10:1e-10:1e-3`
+//! (`MBS_NO_GUARD=1`: without the wrong-motion guard).
 
 use mbs::conformance::{Case, Integration, Outcome, all_methods, reference, run_cell};
 
@@ -13,6 +14,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let model = mbs::load_model(path)?;
         let t_end: f64 = t_end.parse()?;
         let mut case = Case::new(path, model, t_end, tol.parse()?, h.parse()?);
+        case.guard = std::env::var_os("MBS_NO_GUARD").is_none();
         if path.ends_with("n_four_bar.toml") {
             let exact = mbs::mechanisms::iftomm::NFourBar::default().exact_state(t_end);
             case = case.with_exact_end(exact);

@@ -49,6 +49,9 @@ pub struct Case {
     /// The exact end state, where the mechanism has a known solution (it then serves
     /// as the reference).
     pub exact_end: Option<State>,
+    /// Whether the cells run with the wrong-motion guard ([`Simulation::guard`]; on by
+    /// default, off to see what the methods alone do).
+    pub guard: bool,
 }
 
 impl Case {
@@ -63,6 +66,7 @@ impl Case {
             h,
             fixed_step_tol: 1e3 * h * h,
             exact_end: None,
+            guard: true,
         }
     }
 
@@ -86,6 +90,7 @@ impl Case {
             .t_end(self.t_end)
             .samples(100)
             .max_steps(200_000)
+            .guard(self.guard)
     }
 }
 

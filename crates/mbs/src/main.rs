@@ -107,6 +107,12 @@ struct Common {
     /// "step limit reached" error.
     #[arg(long, default_value_t = mbs::frontends::DEFAULT_MAX_STEPS)]
     max_steps: usize,
+    /// Turn off the wrong-motion guard: by default a run of a model whose energy is
+    /// conserved stops when its energy drifts beyond what the integrator's accuracy
+    /// allows (a jump to another branch at a singular configuration, or a drift off
+    /// the true motion).
+    #[arg(long)]
+    no_energy_guard: bool,
     /// No progress bar.
     #[arg(long, short = 'q')]
     quiet: bool,
@@ -120,7 +126,8 @@ impl Common {
             .integrator(integrator)
             .t_end(self.t_end)
             .samples(self.samples)
-            .max_steps(self.max_steps);
+            .max_steps(self.max_steps)
+            .guard(!self.no_energy_guard);
         sim.output_times()?;
         Ok(sim)
     }

@@ -4,6 +4,7 @@ pub mod alf;
 pub mod chiou;
 mod chiou_staggered;
 pub mod complement;
+pub mod conformance;
 pub mod dca;
 pub mod hdca;
 pub mod scaling;
@@ -12,7 +13,7 @@ use crate::report::Suite;
 use crate::runner::Ctx;
 
 /// Every suite: name and runner, in report order.
-pub const ALL: [(&str, fn(&mut Ctx) -> Suite); 7] = [
+pub const ALL: [(&str, fn(&mut Ctx) -> Suite); 8] = [
     ("alf", alf::run),
     ("dca", dca::run),
     ("hdca", hdca::run),
@@ -20,4 +21,5 @@ pub const ALL: [(&str, fn(&mut Ctx) -> Suite); 7] = [
     ("complement", complement::run),
     ("scaling", scaling::scaling),
     ("consistency", scaling::consistency),
+    ("conformance", conformance::run),
 ];

@@ -1,0 +1,169 @@
+//! Suite `conformance`: every method × {rk45, adams, the method's own fixed-step rule}
+//! on six mechanisms written as model files in `examples/models/`, each cell right
+//! (agrees with the reference), a named error, or WRONG (finished on another motion).
+//! The reference is the exact motion of the IFToMM N-four-bar and `lagrange-projection`
+//! at a 100 times tighter tolerance for the others (`mbs::conformance`).
+
+use mbs::conformance::{Case, Cell, Integration, Outcome, all_methods, run_matrix, tally};
+use mbs::mechanisms::iftomm::NFourBar;
+
+use crate::report::{Suite, Table};
+use crate::runner::Ctx;
+
+fn model_file(name: &str) -> Result<mbs::Model, String> {
+    let path = format!("{}/../examples/models/{name}", env!("CARGO_MANIFEST_DIR"));
+    mbs::load_model(&path).map_err(|e| format!("{path}: {e}"))
+}
+
+/// The cases: in full mode the settings users reported (10 s, tolerance 1e-10); in
+/// quick mode those of the test suite (short horizons that still pass the four-bar's
+/// singular configuration twice, tolerance 1e-7).
+fn cases(quick: bool) -> Result<Vec<Case>, String> {
+    let (tol, h) = if quick { (1e-7, 2e-3) } else { (1e-10, 1e-3) };
+    let pick = |full: f64, q: f64| if quick { q } else { full };
+    let four_bar_end = pick(10.0, 2.0);
+    let squeezer_h = pick(2e-5, 1e-5);
+    Ok(vec![
+        Case::new(
+            "N-four-bar (N = 2)",
+            model_file("n_four_bar.toml")?,
+            four_bar_end,
+            tol,
+            h,
+        )
+        .with_exact_end(NFourBar::default().exact_state(four_bar_end)),
+        Case::new(
+            "Bricard",
+            model_file("bricard.toml")?,
+            pick(10.0, 1.5),
+            tol,
+            h,
+        ),
+        Case::new(
+            "spatial slider-crank",
+            model_file("spatial_slider_crank.toml")?,
+            pick(5.0, 1.0),
+            tol,
+            h,
+        ),
+        Case::new(
+            "double pendulum",
+            model_file("double_pendulum.toml")?,
+            pick(2.0, 1.0),
+            tol,
+            h,
+        ),
+        Case::new(
+            "Cartesian pendulum",
+            mbs::builtin("cartesian-pendulum").map_err(|e| e.to_string())?,
+            pick(10.0, 2.0),
+            tol,
+            h,
+        ),
+        Case::new(
+            "Andrew's squeezer",
+            mbs::builtin("andrews-squeezer").map_err(|e| e.to_string())?,
+            pick(0.03, 0.01),
+            tol,
+            squeezer_h,
+        )
+        .with_fixed_step_tol(1e3 * (squeezer_h / 1e-3).powi(2)),
+    ])
+}
+
+fn describe(c: &Cell) -> String {
+    match &c.outcome {
+        Outcome::Right {
+            error,
+            energy_drift,
+        } => format!("right (error {error:.1e}, ΔE {energy_drift:.1e} J)"),
+        Outcome::Wrong {
+            error,
+            energy_drift,
+            allowed,
+        } => format!("**WRONG** (error {error:.1e} > {allowed:.0e}, ΔE {energy_drift:.1e} J)"),
+        Outcome::NamedError { message } => {
+            let short: String = message.chars().take(110).collect();
+            let dots = if message.chars().count() > 110 {
+                "…"
+            } else {
+                ""
+            };
+            format!("error: {short}{dots}")
+        }
+    }
+}
+
+pub fn run(ctx: &mut Ctx) -> Suite {
+    let mut s = Suite::new(
+        "conformance",
+        "Conformance — every method right on every mechanism it accepts, or a named error",
+    );
+    let cases = match cases(ctx.quick) {
+        Ok(c) => c,
+        Err(e) => {
+            s.notes.push(format!("the cases could not be built: {e}"));
+            return s;
+        }
+    };
+    let methods = all_methods();
+    let cells = match run_matrix(&cases, &methods) {
+        Ok(c) => c,
+        Err(e) => {
+            s.notes.push(format!("a reference run failed: {e}"));
+            return s;
+        }
+    };
+    let (right, named, wrong) = tally(&cells);
+    s.notes.push(format!(
+        "{} cells: {right} right, {named} stopped with a named error, {wrong} wrong. A cell is right when its end state is within 1e3 × tolerance (adaptive) or the case's fixed-step bound of the reference; the reference is the exact parallelogram motion for the N-four-bar and `lagrange-projection` under RK45 at a 100 times tighter tolerance otherwise.",
+        cells.len()
+    ));
+    let per_case = methods.len() * Integration::ALL.len();
+    let mut json = Vec::new();
+    for (case, chunk) in cases.iter().zip(cells.chunks(per_case)) {
+        let mut t = Table::new(
+            &format!(
+                "conformance_{}",
+                case.name.replace([' ', '(', ')', '=', '\''], "_")
+            ),
+            &format!(
+                "{} — {} s, rk45/adams at rtol = atol = {:.0e}, fixed step h = {:.0e}",
+                case.name, case.t_end, case.tol, case.h
+            ),
+            &["method", "rk45", "adams", "own fixed-step rule"],
+        );
+        for row in chunk.chunks(Integration::ALL.len()) {
+            let mut cells = vec![row[0].method.clone()];
+            cells.extend(row.iter().map(|c| {
+                let rule = if c.integration == Integration::OwnFixedStep {
+                    format!("{}: ", c.integrator)
+                } else {
+                    String::new()
+                };
+                format!("{rule}{}", describe(c))
+            }));
+            t.row(cells);
+        }
+        let (r, e, w) = tally(chunk);
+        t.note(format!("{r} right, {e} named errors, {w} wrong"));
+        s.tables.push(t);
+        for c in chunk {
+            json.push(serde_json::json!({
+                "case": c.case,
+                "method": c.method,
+                "integrator": c.integrator,
+                "outcome": c.outcome.label(),
+                "detail": describe(c),
+                "wall_time_s": c.wall_time,
+                "rhs_evals": c.rhs_evals,
+            }));
+        }
+    }
+    s.set("cells", serde_json::Value::Array(json));
+    s.set(
+        "tally",
+        serde_json::json!({"right": right, "named_error": named, "wrong": wrong}),
+    );
+    s
+}
