@@ -303,29 +303,30 @@ fn asymmetry_of(name: &str, t_end: f64, x_m: f64, pairs: &[(&str, &str)]) -> f64
 /// breaks the symmetry at order one.
 #[test]
 fn symmetric_mechanisms_move_symmetrically() {
-    let four = [("body1", "body4"), ("body2", "body3")];
-    let tol = 1e-7;
-    for (name, x_m) in [("five-bar", 0.1), ("hdca-case1", 0.5)] {
-        let a = asymmetry_of(name, 2.0, x_m, &four);
-        assert!(a < tol, "{name}: mirror asymmetry {a}");
-    }
-    let eight = [
+    let four: &[(&str, &str)] = &[("body1", "body4"), ("body2", "body3")];
+    let eight: &[(&str, &str)] = &[
         ("body1", "body8"),
         ("body2", "body7"),
         ("body3", "body6"),
         ("body4", "body5"),
     ];
-    let a = asymmetry_of("hdca-case2", 2.0, 0.5, &eight);
-    assert!(a < tol, "hdca-case2: mirror asymmetry {a}");
-    let double = [
+    let double: &[(&str, &str)] = &[
         ("body1", "body5"),
         ("body2", "body4"),
         ("body3", "body3"),
         ("body6", "body8"),
         ("body7", "body7"),
     ];
-    let a = asymmetry_of("hdca-case3", 2.0, 0.5, &double);
-    assert!(a < tol, "hdca-case3: mirror asymmetry {a}");
+    let cases = [
+        ("five-bar", 0.1, four),
+        ("hdca-case1", 0.5, four),
+        ("hdca-case2", 0.5, eight),
+        ("hdca-case3", 0.5, double),
+    ];
+    for (name, x_m, pairs) in cases {
+        let a = asymmetry_of(name, 2.0, x_m, pairs);
+        assert!(a < 1e-7, "{name}: mirror asymmetry {a}");
+    }
 }
 
 /// Chiou (1990), sec 7.5, the closed four-bar with spherical joints: equal vertical
