@@ -1,5 +1,6 @@
-//! The nine-body vehicle with suspensions of Chiou's thesis (1990, `seeds/003_…`,
-//! sec 7.7, Figs 7.7.1–7.7.2).
+//! The nine-body vehicle with suspensions of Chiou's thesis (1990, *Constraint treatment
+//! techniques and parallel algorithms for multibody dynamic analysis*, sec 7.7,
+//! Figs 7.7.1–7.7.2).
 //!
 //! The thesis' data (provided by P. Nikravesh) did not survive; it states: nine bodies,
 //! four spring–dampers, tires as unilateral springs, released from rest one metre
@@ -34,6 +35,14 @@
 //! mode stays at rest. Expected figures: Grübler 54 − 30 − 12 = 12, mobility 12
 //! (chassis 6, 2 per front corner — travel and kingpin spin —, 1 per rear corner),
 //! none redundant.
+//!
+//! Thesis vs ours: nine bodies, four spring–dampers, unilateral tire springs, dropped from
+//! rest 1 m above the ground under gravity, ten joints — all kept; every number in the
+//! table and the geometry above (masses, inertias, positions, stiffnesses, dampings,
+//! tire radius, g = 9.81) is a **choice**. Independent values: none (the thesis plots
+//! body displacements of its lost data); our layout is mirror-symmetric about y = 0,
+//! so the drop keeps the left and right sides mirror images, a check of the builder
+//! rather than of the thesis.
 
 use mbs_model::{
     BodyId, BodyRef, ForceElement, JointKind, Model, ModelBuilder, ModelError, TimeFunction,
