@@ -1,4 +1,6 @@
-//! Test cases of the ALF-DCA paper (Malczyk & Frączek 2012, `seeds/000_…`, sec 4):
+//! Test cases of the ALF-DCA paper (Malczyk & Frączek 2012, *A divide and conquer
+//! algorithm for constrained multibody system dynamics based on augmented Lagrangian
+//! method with projections-based error correction*, Nonlinear Dynamics 70, sec 4):
 //! the five-bar mechanism (sec 4.2, Fig 4) and the double loop of two coupled pentagons
 //! (sec 4.3, Fig 8).
 //!
@@ -12,6 +14,28 @@
 //! [`double_loop_singular`] use geometries chosen so that they do, both with a
 //! rhombus loop whose flat configurations form a set of codimension one (Figs 4 and 8
 //! did not survive; the choices and their reasons are documented there).
+//!
+//! Data (sec 4.1–4.3) next to ours:
+//!
+//! | quantity | paper | ours |
+//! |---|---|---|
+//! | characteristic length a | 0.2 m | 0.2 m (side of the pentagons: distance between a body's joint axes) |
+//! | masses | 1 kg each | 1 kg |
+//! | J′ about the centre of mass | diag(0.25) kg m² | diag(0.25) kg m² |
+//! | joints | revolute, parallel axes, at the apexes of pentagons | revolute about z at the apexes of regular pentagons |
+//! | gravity | "under gravity forces", no value | **choice**: 9.81 m/s² along −y |
+//! | initial position | "shown in figures" (Figs 4, 8, lost) | **choice**: pentagons hanging below a horizontal ground side, see [`five_bar`], [`double_loop`] |
+//! | centres of mass, body frames | origin of the local frames at the centres of mass | **choice**: mid-side, body x along the side |
+//! | initial velocities | zero | zero |
+//! | five-bar / double loop mobility | w = −1, true 2 / w = −2, true 4 | the same |
+//! | singular variants | — | **choices**, see [`five_bar_singular`], [`double_loop_singular`] |
+//!
+//! Independent values: the paper publishes plots only (constraint errors and energies,
+//! Figs 5–7, 9–11), no number of the motion. Our five-bar layout is mirror-symmetric
+//! about x = a/2, so its motion must stay symmetric (checked in the facade's
+//! `published_values` tests); the double loop (lower pentagon on body 3, off the axis)
+//! and the singular variants have no symmetry and no published value: energy
+//! conservation is their only check.
 
 use mbs_model::{BodyId, BodyRef, Model, ModelBuilder, ModelError};
 use nalgebra::{Matrix3, Vector3};

@@ -1,4 +1,5 @@
-//! Reference mechanisms of the five papers in `seeds/` and parametric generators.
+//! Reference mechanisms of the project's five reference papers and parametric
+//! generators.
 //!
 //! Every builder returns a validated [`mbs_model::Model`] whose initial state is
 //! consistent: position and velocity constraints hold to rounding (joints are placed at
@@ -8,18 +9,21 @@
 //! closed loops carries 3 redundant constraints.
 //!
 //! Where a paper omits a value or only draws a geometry, the builder's doc comment says
-//! which value was chosen. [`builtin`] lists every mechanism with its kebab-case name,
+//! which value was chosen: each module lists the source's data next to ours and marks
+//! every value that is our choice, and names the independent published values (a
+//! reference solution, a period, a symmetry) that the facade's `published_values` tests
+//! check, or says that the source gives none. [`builtin`] lists every mechanism with its kebab-case name,
 //! description, reference and expected mobility figures (what `mbs list` prints).
 //!
 //! | family | module |
 //! |---|---|
-//! | ALF-DCA (`000`): five-bar, double loop | [`alf_dca`] |
-//! | HDCA (`001`): cases 1–3 | [`hdca`] |
-//! | Bayo–Ledesma (`002`): double pendulum, Cartesian pendulum, two four-bars, five-link chain | [`bayo_ledesma`] |
-//! | Bayo–Ledesma (`002`): Andrew's squeezer (+ stiff-spring variant) | [`andrews`] |
-//! | Chiou (`003`): crank-slider, three-link manipulator, bowling ball, spatial four-bar, space crane | [`chiou`] |
-//! | Chiou (`003`): vehicle | [`vehicle`](mod@vehicle) |
-//! | Pękal–Frączek (`004`): McPherson struts | [`mcpherson`] |
+//! | ALF-DCA (Malczyk & Frączek 2012): five-bar, double loop | [`alf_dca`] |
+//! | HDCA (Chadaj, Malczyk & Frączek 2017): cases 1–3 | [`hdca`] |
+//! | Bayo & Ledesma 1996: double pendulum, Cartesian pendulum, two four-bars, five-link chain | [`bayo_ledesma`] |
+//! | Bayo & Ledesma 1996: Andrew's squeezer (+ stiff-spring variant) | [`andrews`] |
+//! | Chiou 1990: crank-slider, three-link manipulator, bowling ball, spatial four-bar, space crane | [`chiou`] |
+//! | Chiou 1990: vehicle | [`vehicle`](mod@vehicle) |
+//! | Pękal & Frączek: McPherson struts | [`mcpherson`] |
 //! | generators: chains, loops, ladders, random trees and loops | [`generators`] |
 //!
 //! ```

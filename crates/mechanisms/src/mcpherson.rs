@@ -1,6 +1,6 @@
 //! The simplified and the over-constrained McPherson struts of Pękal & Frączek
-//! (`seeds/004_…`, sec 4.1, Fig 1, Table 1; after Haug 1989 and Wojtyra & Frączek
-//! 2013).
+//! (*Comparison of natural complement formulations for multibody dynamics*, sec 4.1,
+//! Fig 1, Table 1; after Haug 1989 and Wojtyra & Frączek 2013).
 //!
 //! Paper data: 5 rigid bodies, 4 degrees of freedom of which 2 are local mobilities
 //! (bodies 3 and 4); Table 1 lengths; centres of mass in the middle of |AB|, |CD|,
@@ -28,9 +28,24 @@
 //! their own axes). The over-constrained strut (**choice** of the redundancy) bears the
 //! control arm in two coaxial revolute joints at A_a = A − |AA_a|·x and
 //! A_b = A + |AA_b|·x (|AA_a| = |AA_b| = 0.025) instead of one at A: 31 rows, Grübler
-//! −1, mobility 4, 5 redundant constraints. |GI| = 0.05 of Table 1 is not used (its
-//! role is not recoverable without Fig 1). F_z acts at the centre of mass of body 1,
-//! F_y at the centre of mass of body 5; from rest.
+//! −1, mobility 4, 5 redundant constraints. |FG| = 0.1 places the **chosen** wheel-centre
+//! marker G = F + |FG|·y (a marker only: no mass or load there); |GI| = 0.05 of Table 1
+//! is not used (its role is not recoverable without Fig 1). F_z acts at the centre of
+//! mass of body 1, F_y at the centre of mass of body 5; from rest.
+//!
+//! | quantity | paper | ours |
+//! |---|---|---|
+//! | \|AB\|, \|AA_a\|, \|AA_b\| | 0.3, 0.025, 0.025 m | the same |
+//! | \|CD\|, \|CE\|, \|CF\|, \|BC\|, \|FG\|, \|EH\|, \|GI\| | 0.45, 0.1, 0.25, 0.05, 0.1, 0.15, 0.05 m | the same, \|GI\| unused |
+//! | \|JK\|, \|IL\|, \|LN\| | 0.3, 0.5, 0.2 m | the same lengths; body 5 (length \|LN\|) is **our** steering rack from J: the letter L shared with body 4's \|IL\| hints that Fig 1 joins bodies 4 and 5 at L, which we cannot recover |
+//! | masses, inertias | m = 1 kg, J_x = J_y = J_z = 0.1 kg m² | the same |
+//! | centres of mass | middle of \|AB\|, \|CD\|, \|JK\|, \|IL\|, \|LN\| | the same |
+//! | loads | F_z = 40 N on body 1, F_y = 0.1 sin t N on body 5, g = −9.80665 m/s² along z | the same, at the centres of mass |
+//! | layout, joint axes, strut inclination | Fig 1 (lost) | **choice**: table above, 10° |
+//! | initial velocities | not stated | **choice**: rest |
+//!
+//! Independent values: none. The paper checked its results against Adams but prints
+//! only computation times (Figs 2–5), which belong to the methods.
 
 use mbs_model::{
     BodyRef, ForceElement, JointKind, LoadFrame, Model, ModelBuilder, ModelError, TimeFunction,

@@ -107,19 +107,19 @@ pub struct BuiltIn {
 
 macro_rules! reference {
     (ALF, $s:literal) => {
-        concat!("Malczyk & Frączek 2012 (seeds/000), ", $s)
+        concat!("Malczyk & Frączek 2012 (ALF-DCA), ", $s)
     };
     (HDCA, $s:literal) => {
-        concat!("Chadaj, Malczyk & Frączek 2017 (seeds/001), ", $s)
+        concat!("Chadaj, Malczyk & Frączek 2017 (HDCA), ", $s)
     };
     (BL, $s:literal) => {
-        concat!("Bayo & Ledesma 1996 (seeds/002), ", $s)
+        concat!("Bayo & Ledesma 1996, ", $s)
     };
     (CHIOU, $s:literal) => {
-        concat!("Chiou 1990 (seeds/003), ", $s)
+        concat!("Chiou 1990 (PhD thesis), ", $s)
     };
     (PF, $s:literal) => {
-        concat!("Pękal & Frączek (seeds/004), ", $s)
+        concat!("Pękal & Frączek (natural complements), ", $s)
     };
 }
 
