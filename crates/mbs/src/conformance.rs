@@ -30,6 +30,10 @@ use crate::integrator::IntegratorChoice;
 use crate::method::Method;
 use crate::simulation::Simulation;
 
+/// Step budget of a cell: a method that needs more steps than this on the short
+/// horizons of the matrix stops with a named "step limit" error.
+pub const CELL_MAX_STEPS: usize = 50_000;
+
 /// One mechanism of the matrix with its run settings.
 #[derive(Clone, Debug)]
 pub struct Case {
@@ -82,14 +86,15 @@ impl Case {
         self
     }
 
-    /// The simulation of this case with `method` and `integrator`.
+    /// The simulation of this case with `method` and `integrator`: 100 output
+    /// intervals, at most [`CELL_MAX_STEPS`] steps.
     pub fn simulation(&self, method: Method, integrator: IntegratorChoice) -> Simulation {
         Simulation::new(self.model.clone())
             .method(method)
             .integrator(integrator)
             .t_end(self.t_end)
             .samples(100)
-            .max_steps(200_000)
+            .max_steps(CELL_MAX_STEPS)
             .guard(self.guard)
     }
 }

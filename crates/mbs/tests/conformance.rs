@@ -48,7 +48,7 @@ fn cases() -> Vec<Case> {
         ),
         Case::new(
             "cartesian-pendulum",
-            mbs::builtin("cartesian-pendulum").unwrap(),
+            model_file("cartesian_pendulum.toml"),
             2.0,
             1e-7,
             2e-3,
@@ -57,7 +57,7 @@ fn cases() -> Vec<Case> {
         // measured against (h / 1 ms)²
         Case::new(
             "andrews-squeezer",
-            mbs::builtin("andrews-squeezer").unwrap(),
+            model_file("andrews_squeezer.toml"),
             0.01,
             1e-7,
             1e-5,

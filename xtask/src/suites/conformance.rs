@@ -55,14 +55,14 @@ fn cases(quick: bool) -> Result<Vec<Case>, String> {
         ),
         Case::new(
             "Cartesian pendulum",
-            mbs::builtin("cartesian-pendulum").map_err(|e| e.to_string())?,
+            model_file("cartesian_pendulum.toml")?,
             pick(10.0, 2.0),
             tol,
             h,
         ),
         Case::new(
             "Andrew's squeezer",
-            mbs::builtin("andrews-squeezer").map_err(|e| e.to_string())?,
+            model_file("andrews_squeezer.toml")?,
             pick(0.03, 0.01),
             tol,
             squeezer_h,
