@@ -27,6 +27,7 @@ pub mod leading;
 pub mod mechanism;
 pub mod params;
 pub mod penalty;
+pub mod penalty_scale;
 pub mod projection;
 pub mod sparse_alf;
 
@@ -44,5 +45,6 @@ pub use penalty::{
     BaumgarteOde, InitialMultipliers, LambdaBackend, LambdaUpdate, OneStagePenalty, PenaltyOde,
     PenaltyParams, PenaltyStats, PenaltySystem, Violation,
 };
+pub use penalty_scale::AlphaScale;
 pub use projection::{ProjectionInfo, ProjectionKind, Projector};
 pub use sparse_alf::SparseAlf;

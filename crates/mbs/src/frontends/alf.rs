@@ -7,9 +7,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use mbs_alf::{
-    AlfIndex3, AlfParams, Baumgarte, Formulation, Index1, Index3Params, InitialMultipliers,
-    LambdaBackend, MechanismDescriptor, OneStagePenalty, PenaltyOde, PenaltyParams, PenaltySystem,
-    Projection, ProjectionParams, Rule,
+    AlfIndex3, AlfParams, AlphaScale, Baumgarte, Formulation, Index1, Index3Params,
+    InitialMultipliers, LambdaBackend, MechanismDescriptor, OneStagePenalty, PenaltyOde,
+    PenaltyParams, PenaltySystem, Projection, ProjectionParams, Rule,
 };
 use mbs_integrators::{Observer, PartitionedSystem, SystemError};
 use mbs_model::{Layout, Model, State};
@@ -40,6 +40,19 @@ impl Index1FrontEnd {
     /// The adapter of `method` (a `Lagrange` or `Alf` variant).
     pub fn new(method: &Method, model: &Model) -> Option<Self> {
         let model = Arc::new(model.clone());
+        // the relative penalty α = κ tr M / tr(Φ_qᵀΦ_q) at the initial state (an
+        // evaluation failure there resurfaces, named, as the run's first error)
+        let resolved_alpha = match *method {
+            Method::Alf { alpha, .. } => {
+                let mut d = MechanismDescriptor::new(model.clone());
+                let (q0, v0) = d.initial();
+                let fallback = match alpha {
+                    AlphaScale::Absolute(a) | AlphaScale::Relative(a) => a,
+                };
+                alpha.resolve(&mut d, 0.0, &q0, &v0).unwrap_or(fallback)
+            }
+            _ => 0.0,
+        };
         let (formulation, projection, every) = match *method {
             Method::Lagrange {
                 baumgarte,
@@ -60,15 +73,15 @@ impl Index1FrontEnd {
                 projection_every,
             ),
             Method::Alf {
-                alpha,
                 mu,
                 omega,
                 max_iter,
                 tol,
                 projection_every,
+                ..
             } => (
                 Formulation::Alf(AlfParams {
-                    alpha,
+                    alpha: resolved_alpha,
                     mu,
                     omega,
                     max_iter,
@@ -91,7 +104,7 @@ impl Index1FrontEnd {
         let newton_tol = match *method {
             // ≈ α·ε/λ_min(M) relative: with small bodies (Andrew's squeezer,
             // λ_min ~ 1e-5) that is 1e3 × α·ε
-            Method::Alf { alpha, .. } => (1e3 * alpha * f64::EPSILON).clamp(1e-10, 1e-7),
+            Method::Alf { .. } => (1e3 * resolved_alpha * f64::EPSILON).clamp(1e-10, 1e-7),
             _ => 1e-12,
         };
         let newton = mbs_integrators::NewtonParams {
