@@ -163,8 +163,9 @@ impl AlfAccelerations {
             }
             last = info.change;
         }
-        if !info.converged {
-            // the limit of the iteration, directly (an exact solve, not an error)
+        if !info.converged && p.max_iter > 2 {
+            // the limit of the iteration, directly (an exact solve, not an error);
+            // a cap of 1 or 2 iterations asks for the penalty formulation itself
             self.direct.solve(t, sys, v.as_slice(), &mut self.prev)?;
             self.lambda.copy_from(&self.direct.multipliers());
             info.direct = true;

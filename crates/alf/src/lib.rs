@@ -18,6 +18,7 @@
 pub mod alf;
 pub mod analytic;
 pub mod assembly;
+pub mod branch;
 pub mod descriptor;
 pub mod error;
 pub mod index1;
@@ -33,6 +34,7 @@ pub mod sparse_alf;
 
 pub use alf::{AlfAccelerations, AlfInfo};
 pub use assembly::{AssemblyParams, AssemblyReport, assemble};
+pub use branch::BranchGuard;
 pub use descriptor::{Descriptor, DescriptorData, Level};
 pub use error::AlfError;
 pub use index1::{Index1, Index1Stats};

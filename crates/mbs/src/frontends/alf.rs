@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use mbs_alf::{
-    AlfIndex3, AlfParams, AlphaScale, Baumgarte, Formulation, Index1, Index3Params,
+    AlfIndex3, AlfParams, AlphaScale, Baumgarte, BranchGuard, Formulation, Index1, Index3Params,
     InitialMultipliers, LambdaBackend, MechanismDescriptor, OneStagePenalty, PenaltyOde,
     PenaltyParams, PenaltySystem, Projection, ProjectionParams, Rule,
 };
@@ -29,6 +29,7 @@ use super::{
 #[derive(Debug)]
 pub struct Index1FrontEnd {
     name: String,
+    family: &'static str,
     model: Arc<Model>,
     sys: Index1<MechanismDescriptor>,
     project_every: usize,
@@ -119,6 +120,7 @@ impl Index1FrontEnd {
         );
         Some(Self {
             name: method.to_string(),
+            family: method.name(),
             model,
             sys,
             project_every: every,
@@ -176,6 +178,10 @@ impl FrontEnd for Index1FrontEnd {
             sink,
             DivergenceCheck::new(&self.model, spec.divergence_limit),
         );
+        if self.project_every == 0 {
+            // without projections nothing holds the branch at a singular configuration
+            rec.guard = BranchGuard::new(self.model.clone(), self.family).ok();
+        }
         let result = match spec.integrator {
             IntegratorChoice::CentralDifference { .. } | IntegratorChoice::Staggered { .. } => {
                 let mut p = Partitioned(&mut self.sys, DVector::zeros(n));
@@ -431,6 +437,8 @@ struct Collect<'s> {
     diverged: Option<FrontEndError>,
     /// Length of the position part of y (default: half of y).
     split: Option<usize>,
+    /// Rank watch of Φ_q for the methods without projections.
+    guard: Option<BranchGuard>,
 }
 
 impl<'s> Collect<'s> {
@@ -441,6 +449,7 @@ impl<'s> Collect<'s> {
             samples: Vec::new(),
             diverged: None,
             split: None,
+            guard: None,
         }
     }
 }
@@ -450,6 +459,10 @@ impl Observer for Collect<'_> {
         let n = self.split.unwrap_or(y.len() / 2);
         if let Some(e) = self.check.check(t, &y[..n], &y[n..]) {
             self.diverged = Some(e);
+            return ControlFlow::Break(());
+        }
+        if let Some(Err(e)) = self.guard.as_mut().map(|g| g.check(t, &y[..n])) {
+            self.diverged = Some(FrontEndError::failed(t, e.to_string()));
             return ControlFlow::Break(());
         }
         self.sink.step(t)
@@ -547,6 +560,7 @@ impl FrontEnd for PenaltyFrontEnd {
         };
         let mut rec = Collect::new(sink, check);
         rec.split = Some(nx);
+        rec.guard = BranchGuard::new(self.model.clone(), "penalty").ok();
         let (result, lambdas, evals) = match spec.integrator {
             IntegratorChoice::CentralDifference { .. } | IntegratorChoice::Staggered { .. } => {
                 let mut sys = PenaltySystem::new(self.model.clone(), self.params)
