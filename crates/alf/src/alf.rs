@@ -19,8 +19,9 @@ use nalgebra::DVector;
 
 use crate::descriptor::Descriptor;
 use crate::error::AlfError;
+use crate::lagrange::LagrangeAccelerations;
 use crate::leading::LeadingMatrix;
-use crate::params::AlfParams;
+use crate::params::{AlfParams, Baumgarte};
 
 /// Below this relative change a non-decreasing change counts as converged (the
 /// iterations have reached the round-off floor of the solves).
@@ -35,6 +36,10 @@ pub struct AlfInfo {
     pub converged: bool,
     /// Last relative change of q̈.
     pub change: f64,
+    /// The iteration contracted too slowly (near a singular configuration, where it
+    /// contracts by ≈ 1/(1 + α s²/m) along a small singular value s of Φ_q) and q̈
+    /// was computed by the direct minimum-norm solve of the same equations.
+    pub direct: bool,
 }
 
 /// Workspace of the ALF acceleration solve.
@@ -47,6 +52,9 @@ pub struct AlfAccelerations {
     rhs: DVector<f64>,
     tmp_m: DVector<f64>,
     prev: DVector<f64>,
+    /// The limit of the iteration, Φ_q q̈ = −c with M q̈ + Φ_qᵀλ = Q, i.e. Lagrange
+    /// with Baumgarte terms α̂ = μΩ, β̂ = Ω, solved in the minimum-norm sense.
+    direct: Box<LagrangeAccelerations>,
 }
 
 impl AlfAccelerations {
@@ -60,6 +68,15 @@ impl AlfAccelerations {
             rhs: DVector::zeros(n),
             tmp_m: DVector::zeros(m),
             prev: DVector::zeros(n),
+            direct: Box::new(LagrangeAccelerations::new(
+                n,
+                m,
+                Some(Baumgarte {
+                    alpha: params.mu * params.omega,
+                    beta: params.omega,
+                }),
+                true,
+            )),
         }
     }
 
@@ -128,14 +145,31 @@ impl AlfAccelerations {
             self.prev.copy_from(&self.rhs);
             info.iterations = it;
             // converged, or stagnating at the round-off floor cond(L)·ε of the
-            // solves (≈ 1e-9 relative for α = 1e7)
+            // solves (≈ 1e-9 relative for α = 1e7): the change no longer halves and
+            // either does not decrease at all or its geometric tail
+            // change·ρ/(1 − ρ) (the remaining error of an iteration contracting by
+            // ρ) is below the floor. A slow but genuine contraction (ρ → 1 near a
+            // singular configuration) is not stagnation: it goes on, and finishes
+            // with the direct solve below.
+            let rho = info.change / last;
             if info.change <= p.tol
-                || (it > 2 && info.change <= STAGNATION_FLOOR && info.change >= 0.5 * last)
+                || (it > 2
+                    && info.change <= STAGNATION_FLOOR
+                    && rho >= 0.5
+                    && (rho >= 1.0 || info.change * rho / (1.0 - rho) <= STAGNATION_FLOOR))
             {
                 info.converged = true;
                 break;
             }
             last = info.change;
+        }
+        if !info.converged && p.max_iter > 2 {
+            // the limit of the iteration, directly (an exact solve, not an error);
+            // a cap of 1 or 2 iterations asks for the penalty formulation itself
+            self.direct.solve(t, sys, v.as_slice(), &mut self.prev)?;
+            self.lambda.copy_from(&self.direct.multipliers());
+            info.direct = true;
+            info.converged = true;
         }
         qdd.copy_from(&self.prev);
         crate::descriptor::check_finite(t, "acceleration", qdd.as_slice(), |i| {

@@ -80,6 +80,24 @@ pub enum AlfError {
         /// The constraints whose rows depend on earlier rows.
         dependent: String,
     },
+    /// The constraint Jacobian lost rank beyond the model's redundancy (a singular
+    /// configuration, where the motion can bifurcate) in a method without
+    /// projections, which cannot hold its branch there (see [`crate::branch`]).
+    #[error(
+        "t = {t}: singular configuration: the constraint Jacobian has rank {rank} < {rank0} (its rank at the initial state), dependent rows in: {dependent}. `{method}` has no projection to hold the branch of the motion through it; use lagrange-projection or alf-index1"
+    )]
+    SingularConfiguration {
+        /// Time.
+        t: f64,
+        /// Numerical rank of Φ_q.
+        rank: usize,
+        /// Rank of Φ_q at the initial state.
+        rank0: usize,
+        /// The joints whose rows became dependent.
+        dependent: String,
+        /// The method.
+        method: &'static str,
+    },
     /// No consistent initial state near the given one (see [`crate::assembly`]).
     #[error(
         "t = {t}: inconsistent initial state: {reason}; largest violation {violation:.3e} in {location}. Fix the initial poses or velocities of the bodies at that joint"
@@ -116,7 +134,8 @@ impl AlfError {
             | AlfError::NonFinite { t, .. }
             | AlfError::NonFiniteForce { t, .. }
             | AlfError::InconsistentInitialState { t, .. }
-            | AlfError::DependentConstraints { t, .. } => Some(*t),
+            | AlfError::DependentConstraints { t, .. }
+            | AlfError::SingularConfiguration { t, .. } => Some(*t),
             AlfError::InvalidParameter { .. } => None,
         }
     }

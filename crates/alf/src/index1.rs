@@ -26,7 +26,8 @@ pub struct Index1Stats {
     pub evaluations: u64,
     /// ALF multiplier iterations in total.
     pub alf_iterations: u64,
-    /// Evaluations where the ALF iteration hit its cap.
+    /// Evaluations where the ALF iteration contracted too slowly (near singular
+    /// configurations) and was finished by the direct minimum-norm solve.
     pub alf_unconverged: u64,
     /// Projections done.
     pub projections: u64,
@@ -148,7 +149,7 @@ impl<D: Descriptor> Index1<D> {
             Solver::Alf(a) => {
                 let info = a.solve(t, &self.sys, v, qdd)?;
                 self.stats.alf_iterations += info.iterations as u64;
-                if !info.converged {
+                if info.direct {
                     self.stats.alf_unconverged += 1;
                 }
                 Ok(())

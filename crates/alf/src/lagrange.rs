@@ -22,6 +22,12 @@ use crate::params::Baumgarte;
 /// over the rows in order, relative tolerance 1e-9): the diagnosis of a singular
 /// KKT matrix. Runs only on that error path, so it may allocate.
 fn dependent_rows(t: f64, sys: &dyn Descriptor) -> AlfError {
+    dependent_rows_within(t, sys, 1e-9)
+}
+
+/// The rank of Φ_q by Gram–Schmidt on its rows (a row whose remainder is below
+/// `tol`·max|Φ_q| is dependent) and the joints of the dependent rows.
+pub(crate) fn dependent_rows_within(t: f64, sys: &dyn Descriptor, tol: f64) -> AlfError {
     let j = sys.phi_q();
     let scale = j.amax().max(f64::MIN_POSITIVE);
     let mut basis: Vec<nalgebra::DVector<f64>> = Vec::new();
@@ -33,7 +39,7 @@ fn dependent_rows(t: f64, sys: &dyn Descriptor) -> AlfError {
             v.axpy(-c, b, 1.0);
         }
         let n = v.norm();
-        if n > 1e-9 * scale {
+        if n > tol * scale {
             basis.push(v / n);
         } else {
             let label = sys.row_label(r);

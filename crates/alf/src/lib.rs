@@ -18,6 +18,7 @@
 pub mod alf;
 pub mod analytic;
 pub mod assembly;
+pub mod branch;
 pub mod descriptor;
 pub mod error;
 pub mod index1;
@@ -27,11 +28,13 @@ pub mod leading;
 pub mod mechanism;
 pub mod params;
 pub mod penalty;
+pub mod penalty_scale;
 pub mod projection;
 pub mod sparse_alf;
 
 pub use alf::{AlfAccelerations, AlfInfo};
 pub use assembly::{AssemblyParams, AssemblyReport, assemble};
+pub use branch::BranchGuard;
 pub use descriptor::{Descriptor, DescriptorData, Level};
 pub use error::AlfError;
 pub use index1::{Index1, Index1Stats};
@@ -44,5 +47,6 @@ pub use penalty::{
     BaumgarteOde, InitialMultipliers, LambdaBackend, LambdaUpdate, OneStagePenalty, PenaltyOde,
     PenaltyParams, PenaltyStats, PenaltySystem, Violation,
 };
+pub use penalty_scale::AlphaScale;
 pub use projection::{ProjectionInfo, ProjectionKind, Projector};
 pub use sparse_alf::SparseAlf;

@@ -64,6 +64,12 @@ pub struct ProjectionParams {
     pub eps_q: f64,
     /// Stop the velocity iterations when ‖Δq̇‖∞ ≤ eps_v · (1 + ‖q̇‖∞) and ‖Φ̇‖∞ ≤ eps_v.
     pub eps_v: f64,
+    /// Largest violation ‖Φ‖∞, ‖Φ̇‖∞ (relative to 1 + ‖x‖∞) accepted from a
+    /// projection that stalled at round-off: the last correction is below the
+    /// round-off of the state and the violation stopped decreasing, as happens near
+    /// singular configurations along the vanishing singular values of Φ_q (see
+    /// `projection::converged`). An infeasible target stalls far above it and fails.
+    pub eps_stall: f64,
     /// Cap on the iterations of each projection.
     pub max_iter: usize,
     /// The position projection reuses the leading matrix factored at q* (the
@@ -80,6 +86,7 @@ impl Default for ProjectionParams {
             alpha: 1e7,
             eps_q: 1e-13,
             eps_v: 1e-13,
+            eps_stall: 1e-8,
             max_iter: 25,
             reuse_below: 1e-7,
         }

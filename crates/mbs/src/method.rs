@@ -10,6 +10,11 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::error::Error;
+pub use mbs_alf::AlphaScale;
+
+/// Default κ of the relative penalty of `alf` and `alf-index1`
+/// (α = κ · tr M / tr(Φ_qᵀΦ_q) at the initial state, see [`AlphaScale`]).
+pub const DEFAULT_KAPPA: f64 = 1e4;
 
 /// Linear-algebra backend of Chiou's penalty formulation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,7 +68,7 @@ pub enum Stabilization {
 /// ```
 /// use mbs::Method;
 /// let m: Method = "alf-index1:alpha=1e6:every=10".parse()?;
-/// assert!(matches!(m, Method::Alf { alpha: 1e6, projection_every: 10, .. }));
+/// assert!(matches!(m, Method::Alf { alpha: mbs::method::AlphaScale::Absolute(1e6), projection_every: 10, .. }));
 /// assert_eq!(m.to_string(), "alf-index1:alpha=1e6:every=10");
 /// let e = "alf-index7".parse::<Method>().unwrap_err();
 /// assert!(e.to_string().contains("valid methods: lagrange"));
@@ -89,9 +94,14 @@ pub enum Method {
     /// natural frequency Ω, multiplier iterations up to `max_iter` or until the change
     /// is below `tol`; mass-orthogonal projections every `projection_every` steps
     /// (0 = "ALF", 1 = "ALF-INDEX1" of Table 2).
+    ///
+    /// The penalty is relative by default, `kappa=κ`: α = κ · tr M / tr(Φ_qᵀΦ_q) at
+    /// the initial state (κ = [`DEFAULT_KAPPA`]), so that the method works whatever
+    /// the masses; `alpha=α` gives the absolute α of the papers (Bayo–Ledesma use
+    /// 1e7 for unit masses and lengths).
     Alf {
-        /// Penalty α.
-        alpha: f64,
+        /// Penalty: absolute α (`alpha=`) or relative κ (`kappa=`).
+        alpha: AlphaScale,
         /// Damping ratio μ.
         mu: f64,
         /// Natural frequency Ω.
@@ -162,11 +172,11 @@ pub const METHOD_NAMES: &[(&str, &str)] = &[
     ),
     (
         "alf",
-        "augmented Lagrangian index-1 (α = 1e7, μ = 1, Ω = 10), no projections",
+        "augmented Lagrangian index-1 (α = κ·tr M/tr(Φ_qᵀΦ_q), κ = 1e4; μ = 1, Ω = 10), no projections",
     ),
     (
         "alf-index1",
-        "augmented Lagrangian index-1 with mass-orthogonal projections every step",
+        "augmented Lagrangian index-1 (α relative to M, κ = 1e4; `alpha=` for an absolute α) with mass-orthogonal projections every step",
     ),
     (
         "alf-index3",
@@ -282,7 +292,7 @@ impl Method {
             stabilization: Stabilization::None,
         };
         let alf = |projection_every| Method::Alf {
-            alpha: 1e7,
+            alpha: AlphaScale::Relative(DEFAULT_KAPPA),
             mu: 1.0,
             omega: 10.0,
             max_iter: 20,
@@ -433,7 +443,10 @@ impl Method {
                 tol,
                 projection_every,
             } => vec![
-                ("alpha", f(*alpha)),
+                match alpha {
+                    AlphaScale::Absolute(a) => ("alpha", f(*a)),
+                    AlphaScale::Relative(k) => ("kappa", f(*k)),
+                },
                 ("mu", f(*mu)),
                 ("omega", f(*omega)),
                 ("iter", max_iter.to_string()),
@@ -514,12 +527,15 @@ impl Method {
                 let b = parse_f64(el, key, value, false)?;
                 *baumgarte = Some((baumgarte.map_or(b, |a| a.0), b));
             }
-            (
-                Method::Alf { alpha, .. }
-                | Method::AlfIndex3 { alpha, .. }
-                | Method::AlfDca { alpha, .. },
-                "alpha",
-            ) => *alpha = parse_f64(el, key, value, true)?,
+            (Method::Alf { alpha, .. }, "alpha") => {
+                *alpha = AlphaScale::Absolute(parse_f64(el, key, value, true)?)
+            }
+            (Method::Alf { alpha, .. }, "kappa") => {
+                *alpha = AlphaScale::Relative(parse_f64(el, key, value, true)?)
+            }
+            (Method::AlfIndex3 { alpha, .. } | Method::AlfDca { alpha, .. }, "alpha") => {
+                *alpha = parse_f64(el, key, value, true)?
+            }
             (Method::Alf { mu, .. } | Method::AlfDca { mu, .. }, "mu") => {
                 *mu = parse_non_negative(el, key, value)?
             }
@@ -637,11 +653,21 @@ mod tests {
         assert!(matches!(
             m,
             Method::Alf {
-                alpha: 1e6,
+                alpha: AlphaScale::Absolute(1e6),
                 projection_every: 10,
                 ..
             }
         ));
+        let m: Method = "alf:kappa=1e3".parse().unwrap();
+        assert!(matches!(
+            m,
+            Method::Alf {
+                alpha: AlphaScale::Relative(1e3),
+                ..
+            }
+        ));
+        assert_eq!(m.to_string(), "alf:kappa=1e3");
+        assert_eq!(m.to_string().parse::<Method>().unwrap(), m);
         assert_eq!(m.to_string().parse::<Method>().unwrap(), m);
         let m: Method = "lagrange:alpha_hat=5:beta_hat=3".parse().unwrap();
         assert_eq!(

@@ -176,11 +176,13 @@ fn step_limit_is_a_distinct_error_naming_the_limiting_component() {
 
 #[test]
 fn unreachable_tolerance_stops_early_at_the_projected_step_limit() {
-    // rtol = atol = 1e-16 is below the round-off of the ALF accelerations: the steps
+    // rtol = atol = 1e-16 is below the round-off of the ALF accelerations with the
+    // papers' absolute α = 1e7 (the default relative α ≈ 1e3 reaches it): the steps
     // stay tiny and the run would take millions of them; it stops once the rate
     // extrapolates beyond twice the limit, with the samples so far
     let sim = Simulation::builtin("five-bar")
         .unwrap()
+        .method("alf-index1:alpha=1e7".parse().unwrap())
         .integrator("rk45:rtol=1e-16:atol=1e-16".parse().unwrap())
         .max_steps(20_000)
         .t_end(1.0)
@@ -312,14 +314,17 @@ fn cli_step_limit_is_exit_1_with_partial_files() {
     assert!(t.len() > 1 && t.len() < 101, "{t:?}");
 }
 
-/// The run that used to look hung (five-bar, RK45 at rtol = atol = 1e-16, default
-/// step limit) ends with the step-limit error and writes what it has.
+/// The run that used to look hung (five-bar, ALF-INDEX1 with the papers' α = 1e7,
+/// RK45 at rtol = atol = 1e-16, default step limit) ends with the step-limit error
+/// and writes what it has.
 #[test]
 fn cli_unreachable_tolerance_ends_with_the_step_limit() {
     let out = tmp("cli-tight");
     let (code, err) = mbs(&[
         "run",
         "five-bar",
+        "--method",
+        "alf-index1:alpha=1e7",
         "--rtol",
         "1e-16",
         "--atol",

@@ -65,7 +65,7 @@ fn table1(ctx: &mut Ctx, s: &mut Suite) {
     };
     let mut runs = Vec::new();
     for (label, every, _, _) in rows {
-        let method = format!("alf-index1:every={every}:mu=0:omega=0");
+        let method = format!("alf-index1:alpha=1e7:every={every}:mu=0:omega=0");
         let r = ctx.run_model(
             &model,
             &method,
@@ -154,7 +154,7 @@ fn table2(ctx: &mut Ctx, s: &mut Suite) {
         ),
         (
             "ALF μ = 1, Ω = 10",
-            "alf:mu=1:omega=10",
+            "alf:alpha=1e7:mu=1:omega=10",
             "9.0e-3",
             "5.0e-6",
             "linear",
@@ -163,7 +163,7 @@ fn table2(ctx: &mut Ctx, s: &mut Suite) {
         ),
         (
             "ALF-INDEX1",
-            "alf-index1",
+            "alf-index1:alpha=1e7",
             "3.0e-4",
             "~1e-14",
             "linear",

@@ -7,9 +7,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use mbs_alf::{
-    AlfIndex3, AlfParams, Baumgarte, Formulation, Index1, Index3Params, InitialMultipliers,
-    LambdaBackend, MechanismDescriptor, OneStagePenalty, PenaltyOde, PenaltyParams, PenaltySystem,
-    Projection, ProjectionParams, Rule,
+    AlfIndex3, AlfParams, AlphaScale, Baumgarte, BranchGuard, Formulation, Index1, Index3Params,
+    InitialMultipliers, LambdaBackend, MechanismDescriptor, OneStagePenalty, PenaltyOde,
+    PenaltyParams, PenaltySystem, Projection, ProjectionParams, Rule,
 };
 use mbs_integrators::{Observer, PartitionedSystem, SystemError};
 use mbs_model::{Layout, Model, State};
@@ -29,6 +29,7 @@ use super::{
 #[derive(Debug)]
 pub struct Index1FrontEnd {
     name: String,
+    family: &'static str,
     model: Arc<Model>,
     sys: Index1<MechanismDescriptor>,
     project_every: usize,
@@ -40,6 +41,19 @@ impl Index1FrontEnd {
     /// The adapter of `method` (a `Lagrange` or `Alf` variant).
     pub fn new(method: &Method, model: &Model) -> Option<Self> {
         let model = Arc::new(model.clone());
+        // the relative penalty α = κ tr M / tr(Φ_qᵀΦ_q) at the initial state (an
+        // evaluation failure there resurfaces, named, as the run's first error)
+        let resolved_alpha = match *method {
+            Method::Alf { alpha, .. } => {
+                let mut d = MechanismDescriptor::new(model.clone());
+                let (q0, v0) = d.initial();
+                let fallback = match alpha {
+                    AlphaScale::Absolute(a) | AlphaScale::Relative(a) => a,
+                };
+                alpha.resolve(&mut d, 0.0, &q0, &v0).unwrap_or(fallback)
+            }
+            _ => 0.0,
+        };
         let (formulation, projection, every) = match *method {
             Method::Lagrange {
                 baumgarte,
@@ -60,15 +74,15 @@ impl Index1FrontEnd {
                 projection_every,
             ),
             Method::Alf {
-                alpha,
                 mu,
                 omega,
                 max_iter,
                 tol,
                 projection_every,
+                ..
             } => (
                 Formulation::Alf(AlfParams {
-                    alpha,
+                    alpha: resolved_alpha,
                     mu,
                     omega,
                     max_iter,
@@ -91,7 +105,7 @@ impl Index1FrontEnd {
         let newton_tol = match *method {
             // ≈ α·ε/λ_min(M) relative: with small bodies (Andrew's squeezer,
             // λ_min ~ 1e-5) that is 1e3 × α·ε
-            Method::Alf { alpha, .. } => (1e3 * alpha * f64::EPSILON).clamp(1e-10, 1e-7),
+            Method::Alf { .. } => (1e3 * resolved_alpha * f64::EPSILON).clamp(1e-10, 1e-7),
             _ => 1e-12,
         };
         let newton = mbs_integrators::NewtonParams {
@@ -106,6 +120,7 @@ impl Index1FrontEnd {
         );
         Some(Self {
             name: method.to_string(),
+            family: method.name(),
             model,
             sys,
             project_every: every,
@@ -163,6 +178,10 @@ impl FrontEnd for Index1FrontEnd {
             sink,
             DivergenceCheck::new(&self.model, spec.divergence_limit),
         );
+        if self.project_every == 0 {
+            // without projections nothing holds the branch at a singular configuration
+            rec.guard = BranchGuard::new(self.model.clone(), self.family).ok();
+        }
         let result = match spec.integrator {
             IntegratorChoice::CentralDifference { .. } | IntegratorChoice::Staggered { .. } => {
                 let mut p = Partitioned(&mut self.sys, DVector::zeros(n));
@@ -418,6 +437,8 @@ struct Collect<'s> {
     diverged: Option<FrontEndError>,
     /// Length of the position part of y (default: half of y).
     split: Option<usize>,
+    /// Rank watch of Φ_q for the methods without projections.
+    guard: Option<BranchGuard>,
 }
 
 impl<'s> Collect<'s> {
@@ -428,6 +449,7 @@ impl<'s> Collect<'s> {
             samples: Vec::new(),
             diverged: None,
             split: None,
+            guard: None,
         }
     }
 }
@@ -437,6 +459,10 @@ impl Observer for Collect<'_> {
         let n = self.split.unwrap_or(y.len() / 2);
         if let Some(e) = self.check.check(t, &y[..n], &y[n..]) {
             self.diverged = Some(e);
+            return ControlFlow::Break(());
+        }
+        if let Some(Err(e)) = self.guard.as_mut().map(|g| g.check(t, &y[..n])) {
+            self.diverged = Some(FrontEndError::failed(t, e.to_string()));
             return ControlFlow::Break(());
         }
         self.sink.step(t)
@@ -534,6 +560,7 @@ impl FrontEnd for PenaltyFrontEnd {
         };
         let mut rec = Collect::new(sink, check);
         rec.split = Some(nx);
+        rec.guard = BranchGuard::new(self.model.clone(), "penalty").ok();
         let (result, lambdas, evals) = match spec.integrator {
             IntegratorChoice::CentralDifference { .. } | IntegratorChoice::Staggered { .. } => {
                 let mut sys = PenaltySystem::new(self.model.clone(), self.params)
