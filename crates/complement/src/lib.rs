@@ -57,6 +57,8 @@ pub mod dynamics;
 pub mod error;
 pub mod natural;
 pub mod params;
+pub mod redundancy;
+pub mod singular;
 pub mod stabilization;
 pub mod strut;
 pub mod workspace;

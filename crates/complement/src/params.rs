@@ -102,6 +102,10 @@ pub struct ComplementParams {
     pub gimbal_tol: f64,
     /// Newton–Raphson: maximum iterations per correction (default 20).
     pub newton_max_iter: usize,
+    /// Relative tolerance below which `Φ_q` counts as singular at an accepted step
+    /// (|R_ii| / |R_00| of its pivoted QR, default 1e-8; see
+    /// [`crate::singular`]).
+    pub singular_tol: f64,
 }
 
 impl Default for ComplementParams {
@@ -114,6 +118,7 @@ impl Default for ComplementParams {
             reselect_ratio: 1e-3,
             gimbal_tol: 1e-6,
             newton_max_iter: 20,
+            singular_tol: 1e-8,
         }
     }
 }
@@ -132,6 +137,12 @@ impl ComplementParams {
         let bad = |what: String| Err(crate::ComplementError::InvalidParams(what));
         if !(self.rank_tol.is_finite() && self.rank_tol > 0.0) {
             return bad(format!("rank_tol must be positive, got {}", self.rank_tol));
+        }
+        if !(self.singular_tol.is_finite() && self.singular_tol >= 0.0) {
+            return bad(format!(
+                "singular_tol must be finite and non-negative, got {}",
+                self.singular_tol
+            ));
         }
         if !(self.gimbal_tol.is_finite() && self.gimbal_tol > 0.0) {
             return bad(format!(
