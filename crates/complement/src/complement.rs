@@ -15,7 +15,7 @@ use std::sync::Arc;
 use mbs_integrators::{OdeSystem, SystemError};
 use mbs_linalg::nullspace::NullSpaceMethod;
 use mbs_model::{Layout, Model, State};
-use nalgebra::DVector;
+use nalgebra::{DMatrix, DVector};
 
 use crate::basis::Basis;
 use crate::coords::{Evaluator, Level};
@@ -23,7 +23,7 @@ use crate::dynamics::{accelerations_into, augment_normalization};
 use crate::error::{ComplementError, check_len};
 use crate::params::{ComplementParams, Coordinates, Stabilization};
 use crate::redundancy::RowSelection;
-use crate::singular::{SingularEvent, SingularityMonitor};
+use crate::singular::{SingularEvent, SingularityMonitor, confirm_crossing};
 use crate::stabilization::{CorrectionWork, correct, gamma_bar_into};
 use crate::workspace::ComplementWorkspace;
 
@@ -80,6 +80,8 @@ pub struct Complement {
     rows: Option<RowSelection>,
     /// Rank loss of Φ_q between accepted steps (see [`crate::singular`]).
     monitor: SingularityMonitor,
+    /// Positions at the last accepted step checked by the monitor.
+    q_prev: Vec<f64>,
 }
 
 impl Complement {
@@ -109,6 +111,7 @@ impl Complement {
             ws: ComplementWorkspace::new(n, m, r),
             rows,
             monitor: SingularityMonitor::new(r, n, params.singular_tol),
+            q_prev: q0.clone(),
             correction: CorrectionWork::new(m, m_h, n),
             last_factors: vec![0.0; model.n_bodies()],
             last_factor_t: None,
@@ -348,14 +351,37 @@ impl Complement {
             }
             None => &eq.phi_q,
         };
-        let event = match self.monitor.check(t, phi_r) {
+        if self.eval.eq.phi.amax() > self.params.singular_drift {
+            // far off the constraint manifold the rank of Φ_q says nothing about the
+            // mechanism's singular configurations: start afresh once back on it
+            self.monitor.reset();
+            return Ok(());
+        }
+        let mut event = self.monitor.check(t, phi_r);
+        if let Err(SingularEvent::Crossed { t_prev, .. }) = event {
+            // confirm on short sub-steps (a long step alone can trip the test)
+            match self.confirm_crossing(t, y)? {
+                Some(lost) => event = Err(SingularEvent::Crossed { t_prev, lost }),
+                None => event = self.recheck(t, y),
+            }
+        }
+        let event = match event {
             Ok(()) => {
+                self.q_prev.copy_from_slice(&y[..n]);
                 return match &self.rows {
                     Some(sel) => self.check_redundant_rows(t, sel),
                     None => Ok(()),
                 };
             }
             Err(e) => e,
+        };
+        let eq = &self.eval.eq;
+        let phi_r = match &mut self.rows {
+            Some(sel) => {
+                sel.gather(&eq.phi_q, &eq.gamma);
+                &sel.phi_q
+            }
+            None => &eq.phi_q,
         };
         let rank = phi_r.nrows();
         let phi_r = phi_r.clone_owned();
@@ -375,6 +401,46 @@ impl Complement {
             when,
             joints,
         })
+    }
+
+    /// Φ_r at positions `q` (time `t`), owned (error/confirmation paths).
+    fn phi_r_at(&mut self, t: f64, q: &[f64], v: &[f64]) -> Result<DMatrix<f64>, ComplementError> {
+        self.eval.evaluate(t, q, v, Level::Positions)?;
+        let eq = &self.eval.eq;
+        Ok(match &mut self.rows {
+            Some(sel) => {
+                sel.gather(&eq.phi_q, &eq.gamma);
+                sel.phi_q.clone_owned()
+            }
+            None => eq.phi_q.clone_owned(),
+        })
+    }
+
+    /// [`confirm_crossing`] between the last accepted positions and `y`.
+    fn confirm_crossing(&mut self, t: f64, y: &[f64]) -> Result<Option<usize>, ComplementError> {
+        let n = self.n_q();
+        let (q0, q1) = (self.q_prev.clone(), y[..n].to_vec());
+        let v = y[n..].to_vec();
+        let r = self.monitor_rank();
+        confirm_crossing(r, n, 32, |s| {
+            let q: Vec<f64> = q0.iter().zip(&q1).map(|(a, b)| a + s * (b - a)).collect();
+            self.phi_r_at(t, &q, &v)
+        })
+    }
+
+    /// After a false alarm: the monitor starts afresh at `y` (and `eq` holds Φ there).
+    fn recheck(&mut self, t: f64, y: &[f64]) -> Result<(), SingularEvent> {
+        let n = self.n_q();
+        let phi_r = match self.phi_r_at(t, &y[..n], &y[n..]) {
+            Ok(p) => p,
+            Err(_) => return Ok(()),
+        };
+        self.monitor.reset();
+        self.monitor.check(t, &phi_r)
+    }
+
+    fn monitor_rank(&self) -> usize {
+        self.rows.as_ref().map_or(self.eval.m(), RowSelection::rank)
     }
 
     /// Errors when q̈ of the last solve violates `Φ_r q̈ = Γ̄_r` by more than

@@ -106,6 +106,11 @@ pub struct ComplementParams {
     /// (|R_ii| / |R_00| of its pivoted QR, default 1e-8; see
     /// [`crate::singular`]).
     pub singular_tol: f64,
+    /// The singular-configuration monitor is silent at accepted steps whose
+    /// constraint violation max|Φ| exceeds this (default 1e-6): there the state is
+    /// too far off the manifold for the rank of Φ_q to mean a singular
+    /// configuration of the mechanism (loose tolerances without stabilization).
+    pub singular_drift: f64,
 }
 
 impl Default for ComplementParams {
@@ -119,6 +124,7 @@ impl Default for ComplementParams {
             gimbal_tol: 1e-6,
             newton_max_iter: 20,
             singular_tol: 1e-8,
+            singular_drift: 1e-6,
         }
     }
 }

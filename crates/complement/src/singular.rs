@@ -137,6 +137,29 @@ impl SingularityMonitor {
     }
 }
 
+/// Confirms a [`SingularEvent::Crossed`] of one long accepted step: the same test
+/// on `n_sub` sub-steps of the straight path between the two configurations
+/// (`phi_at(s)`: `Φ_r` at the fraction `s ∈ [0, 1]` of it). A large step can turn
+/// the row space of `Φ_r` far enough for `H` to lose definiteness without any rank
+/// loss; on short sub-steps it cannot, while a path between the two sides of a
+/// singular configuration still crosses it. Returns the number of lost ranks, or
+/// `None` when no sub-step crosses (allocates; called only after a coarse alarm).
+pub fn confirm_crossing<E>(
+    r: usize,
+    n: usize,
+    n_sub: usize,
+    mut phi_at: impl FnMut(f64) -> Result<DMatrix<f64>, E>,
+) -> Result<Option<usize>, E> {
+    let mut m = SingularityMonitor::new(r, n, 0.0);
+    for i in 0..=n_sub {
+        let phi = phi_at(i as f64 / n_sub as f64)?;
+        if let Err(SingularEvent::Crossed { lost, .. }) = m.check(i as f64, &phi) {
+            return Ok(Some(lost));
+        }
+    }
+    Ok(None)
+}
+
 impl SingularityMonitor {
     /// `h = Φ_r Φ_prevᵀ`.
     fn product(&mut self, phi_r: &DMatrix<f64>) {

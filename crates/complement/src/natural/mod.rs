@@ -59,7 +59,7 @@ use crate::complement::system_error;
 use crate::error::{ComplementError, check_len};
 use crate::params::Stabilization;
 use crate::redundancy::RowSelection;
-use crate::singular::{SingularEvent, SingularityMonitor};
+use crate::singular::{SingularEvent, SingularityMonitor, confirm_crossing};
 use crate::workspace::{MinNormWork, Scratch, cholesky_solve, fview, mmut, mref, mul};
 use tree::{BranchSystem, OpenTree, build_branch_into};
 
@@ -158,6 +158,9 @@ struct CutMonitor {
     rank: usize,
     monitor: SingularityMonitor,
     udd: Vec<f64>,
+    /// q, u̇ at the last accepted step checked.
+    q_prev: Vec<f64>,
+    v_prev: Vec<f64>,
 }
 
 /// Preallocated scratch of [`NaturalPartitioning`]: one [`BranchSystem`] per
@@ -327,6 +330,8 @@ impl NaturalPartitioning {
             rank,
             monitor: SingularityMonitor::new(rank, k.ncols(), 1e-8),
             udd,
+            q_prev: q0.to_vec(),
+            v_prev: v0.to_vec(),
         })
     }
 
@@ -360,14 +365,32 @@ impl NaturalPartitioning {
             }
             None => k,
         };
-        let (rank_after, when) = match cm.monitor.check(t, k_r) {
-            Ok(()) => return Ok(()),
+        let mut event = cm.monitor.check(t, k_r);
+        if let Err(SingularEvent::Crossed { t_prev, .. }) = event {
+            // confirm on short sub-steps (a long step alone can trip the test)
+            match self.confirm_cut_crossing(cm, t, q, v)? {
+                Some(lost) => event = Err(SingularEvent::Crossed { t_prev, lost }),
+                None => {
+                    self.cut_k(cm, t, q, v)?;
+                    cm.monitor.reset();
+                    let k_r = cm.rows.as_ref().map_or(&self.work.cut.k_mat, |s| &s.phi_q);
+                    event = cm.monitor.check(t, k_r);
+                }
+            }
+        }
+        let (rank_after, when) = match event {
+            Ok(()) => {
+                cm.q_prev.copy_from_slice(q);
+                cm.v_prev.copy_from_slice(v);
+                return Ok(());
+            }
             Err(SingularEvent::Crossed { t_prev, lost }) => (
                 cm.rank.saturating_sub(lost),
                 format!("between t = {t_prev} and t = {t}"),
             ),
             Err(SingularEvent::Reached { rank }) => (rank, format!("at t = {t}")),
         };
+        let k_r = cm.rows.as_ref().map_or(&self.work.cut.k_mat, |s| &s.phi_q);
         let k_r = k_r.clone_owned();
         let joints = self.cut_sources(&k_r, cm.rows.as_ref());
         Err(ComplementError::SingularConfiguration {
@@ -377,6 +400,50 @@ impl NaturalPartitioning {
             rank_after,
             when,
             joints,
+        })
+    }
+
+    /// `K = B_c A` at (t, q, u̇) into the work buffers (and its selected rows).
+    fn cut_k(
+        &mut self,
+        cm: &mut CutMonitor,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+    ) -> Result<(), ComplementError> {
+        self.accelerations(t, q, v, &mut cm.udd)?;
+        self.stats.evaluations -= 1; // a check, not an evaluation of the integrator
+        if let Some(sel) = &mut cm.rows {
+            sel.gather(&self.work.cut.k_mat, &self.work.cut.r);
+        }
+        Ok(())
+    }
+
+    /// [`confirm_crossing`] on the straight path from the last accepted (q, u̇)
+    /// (Euler parameters renormalized) to (q, v).
+    fn confirm_cut_crossing(
+        &mut self,
+        cm: &mut CutMonitor,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+    ) -> Result<Option<usize>, ComplementError> {
+        let (q0, v0) = (cm.q_prev.clone(), cm.v_prev.clone());
+        let (r, s) = (cm.rank, self.work.cut.k_mat.ncols());
+        let nb = self.model.n_bodies();
+        confirm_crossing(r, s, 32, |f| {
+            let mut qs: Vec<f64> = q0.iter().zip(q).map(|(a, b)| a + f * (b - a)).collect();
+            for b in 0..nb {
+                let p = Vector4::from_column_slice(&qs[7 * b + 3..7 * b + 7]).normalize();
+                qs[7 * b + 3..7 * b + 7].copy_from_slice(p.as_slice());
+            }
+            let vs: Vec<f64> = v0.iter().zip(v).map(|(a, b)| a + f * (b - a)).collect();
+            self.cut_k(cm, t, &qs, &vs)?;
+            Ok(cm
+                .rows
+                .as_ref()
+                .map_or(&self.work.cut.k_mat, |sel| &sel.phi_q)
+                .clone_owned())
         })
     }
 
