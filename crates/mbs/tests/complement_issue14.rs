@@ -146,3 +146,42 @@ fn four_bar_singular_crossing_right_branch_or_named_stop() {
         }
     }
 }
+
+/// Natural partitioning (Chiou 1990, sec 5.4) through the same crossing, under
+/// RK45 (its ODE form) and its own two-stage staggered scheme (procedure 5.5.7).
+#[test]
+fn four_bar_natural_partitioning_right_branch_or_named_stop() {
+    four_bar_right_or_named_stop("natural-partitioning");
+    let sim = model("n_four_bar.toml")
+        .method("natural-partitioning".parse().unwrap())
+        .integrator("staggered:h=1e-3".parse().unwrap())
+        .t_end(1.5)
+        .samples(20);
+    match sim.run() {
+        Err(Error::SimulationFailed(f)) => {
+            let msg = f.error.to_string();
+            let t = f.error.t.unwrap();
+            assert!(
+                msg.contains("singular") && msg.contains("joint `"),
+                "staggered: {msg}"
+            );
+            assert!(
+                (t - 0.7143).abs() < 1e-2,
+                "staggered: stopped at t = {t}: {msg}"
+            );
+        }
+        Ok(traj) => {
+            // the staggered scheme is O(h²): right branch within 1e-3
+            let th = exact_theta(1.5);
+            let k = traj.len() - 1;
+            let b = traj.body_index("crank0").unwrap();
+            let r = traj.position(k, b);
+            let d = (r.x - 0.5 * th.cos()).hypot(r.y - 0.5 * th.sin());
+            assert!(
+                d <= 1e-3,
+                "staggered: off the parallelogram motion by {d:e}"
+            );
+        }
+        Err(e) => panic!("staggered: {e}"),
+    }
+}
