@@ -96,6 +96,42 @@ pub enum ComplementError {
         /// Smallest pivot relative to the block's largest entry.
         pivot: f64,
     },
+    /// The motion reached or passed through a configuration where `Φ_q` loses rank
+    /// (Pękal–Frączek eq 3.3 needs `X = [Φ_q; B]` non-singular): the null-space
+    /// basis is discontinuous there and the motion may continue on another branch.
+    #[error(
+        "t = {t}: {method}: the null-space basis is discontinuous at a singular configuration: rank of Φ_q dropped from {rank} to {rank_after} {when} (rows of joints {joints}); the orthogonal-complement reduction cannot follow the motion through it"
+    )]
+    SingularConfiguration {
+        /// Time of the accepted step that detected it.
+        t: f64,
+        /// Method name.
+        method: &'static str,
+        /// Rank of `Φ_q` on the regular motion.
+        rank: usize,
+        /// Rank at (or through) the singular configuration.
+        rank_after: usize,
+        /// "between t = … and t = …" or "at t = …".
+        when: String,
+        /// The constraints (joints) whose rows became dependent.
+        joints: String,
+    },
+    /// The computed accelerations violate `Φ_q q̈ = Γ̄` (eq 2.2) far beyond
+    /// round-off: the method's null space or particular solution is unreliable,
+    /// because `Φ_q` is (nearly) singular here.
+    #[error(
+        "t = {t}: {method}: the accelerations violate Φ_q q̈ = Γ by {residual:e} (relative): Φ_q is nearly singular here, at a singular configuration (rows of joints {joints}) and the null-space basis is unreliable; the orthogonal-complement reduction cannot follow the motion through it"
+    )]
+    InaccurateAccelerations {
+        /// Time.
+        t: f64,
+        /// Method name.
+        method: &'static str,
+        /// max|Φ_q q̈ − Γ̄| / (max|Γ̄| + max|Φ_q| max|q̈|).
+        residual: f64,
+        /// The constraints whose rows became (nearly) dependent.
+        joints: String,
+    },
     /// Newton–Raphson position correction did not reach its tolerance.
     #[error(
         "t = {t}: Newton–Raphson correction did not converge: ‖Φ‖ = {residual:e} > {tol:e} after {iterations} iterations (largest residual at {location})"
@@ -144,6 +180,8 @@ impl ComplementError {
             | ComplementError::GimbalLock { t, .. }
             | ComplementError::GimbalLockCrossed { t, .. }
             | ComplementError::RankLoss { t, .. }
+            | ComplementError::SingularConfiguration { t, .. }
+            | ComplementError::InaccurateAccelerations { t, .. }
             | ComplementError::NewtonNotConverged { t, .. }
             | ComplementError::NonFinite { t, .. } => Some(*t),
             _ => None,

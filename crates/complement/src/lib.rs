@@ -20,6 +20,13 @@
 //! scratch lives in a [`ComplementWorkspace`] and the `mbs-linalg`
 //! `NullSpaceWorkspace` (`tests/no_alloc.rs`; exceptions in [`workspace`]).
 //!
+//! Redundant constraint rows are dropped once, at the initial configuration
+//! ([`redundancy`]): the numerical rank counted at every evaluation followed the
+//! integration drift and lost the motion of Bricard's linkage. Between accepted
+//! steps [`singular`] watches for a rank loss of `Φ_q` (a singular configuration,
+//! where the null-space basis is discontinuous and the motion may switch branch)
+//! and stops the run with an error naming the joints and the time.
+//!
 //! # Natural partitioning ([`NaturalPartitioning`])
 //! The null space `A` of the open-tree Jacobian built body by body along the
 //! spanning tree (eqs 5.4.1.1–5.4.2.2), branches from ground in parallel; cut
@@ -57,6 +64,8 @@ pub mod dynamics;
 pub mod error;
 pub mod natural;
 pub mod params;
+pub mod redundancy;
+pub mod singular;
 pub mod stabilization;
 pub mod strut;
 pub mod workspace;

@@ -102,6 +102,15 @@ pub struct ComplementParams {
     pub gimbal_tol: f64,
     /// Newton–Raphson: maximum iterations per correction (default 20).
     pub newton_max_iter: usize,
+    /// Relative tolerance below which `Φ_q` counts as singular at an accepted step
+    /// (|R_ii| / |R_00| of its pivoted QR, default 1e-8; see
+    /// [`crate::singular`]).
+    pub singular_tol: f64,
+    /// The singular-configuration monitor is silent at accepted steps whose
+    /// constraint violation max|Φ| exceeds this (default 1e-6): there the state is
+    /// too far off the manifold for the rank of Φ_q to mean a singular
+    /// configuration of the mechanism (loose tolerances without stabilization).
+    pub singular_drift: f64,
 }
 
 impl Default for ComplementParams {
@@ -114,6 +123,8 @@ impl Default for ComplementParams {
             reselect_ratio: 1e-3,
             gimbal_tol: 1e-6,
             newton_max_iter: 20,
+            singular_tol: 1e-8,
+            singular_drift: 1e-6,
         }
     }
 }
@@ -132,6 +143,12 @@ impl ComplementParams {
         let bad = |what: String| Err(crate::ComplementError::InvalidParams(what));
         if !(self.rank_tol.is_finite() && self.rank_tol > 0.0) {
             return bad(format!("rank_tol must be positive, got {}", self.rank_tol));
+        }
+        if !(self.singular_tol.is_finite() && self.singular_tol >= 0.0) {
+            return bad(format!(
+                "singular_tol must be finite and non-negative, got {}",
+                self.singular_tol
+            ));
         }
         if !(self.gimbal_tol.is_finite() && self.gimbal_tol > 0.0) {
             return bad(format!(

@@ -106,15 +106,17 @@ impl SolveWork {
 }
 
 impl ComplementWorkspace {
-    /// Scratch for `n` coordinates and `m` constraint rows.
-    pub fn new(n: usize, m: usize) -> Self {
+    /// Scratch for `n` coordinates and `m` constraint rows of which the null
+    /// space and the solve see `r` (the independent rows, see
+    /// [`crate::redundancy`]).
+    pub fn new(n: usize, m: usize, r: usize) -> Self {
         Self {
-            nullspace: NullSpaceWorkspace::new(m, n),
+            nullspace: NullSpaceWorkspace::new(r, n),
             gamma_bar: DVector::zeros(m),
             phi_dot: DVector::zeros(m),
             mass_aug: DMatrix::zeros(n, n),
             forces_aug: DVector::zeros(n),
-            solve: SolveWork::new(n, m),
+            solve: SolveWork::new(n, r),
         }
     }
 }

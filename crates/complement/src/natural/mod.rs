@@ -58,6 +58,8 @@ use crate::basis::{min_norm_solve_into, particular_into};
 use crate::complement::system_error;
 use crate::error::{ComplementError, check_len};
 use crate::params::Stabilization;
+use crate::redundancy::RowSelection;
+use crate::singular::{SingularEvent, SingularityMonitor, confirm_crossing};
 use crate::workspace::{MinNormWork, Scratch, cholesky_solve, fview, mmut, mref, mul};
 use tree::{BranchSystem, OpenTree, build_branch_into};
 
@@ -143,6 +145,22 @@ pub struct NaturalPartitioning {
     stats: NaturalStats,
     y0: Vec<f64>,
     work: NaturalWork,
+    /// Rank loss of the cut-joint Jacobian `K = B_c A` between accepted steps.
+    cut_monitor: Option<CutMonitor>,
+}
+
+/// The singular-configuration monitor of the cut-joint system (see
+/// [`crate::singular`]): the independent rows of `K = B_c A` selected at the
+/// initial state, and a buffer for the re-evaluation at accepted steps.
+#[derive(Debug)]
+struct CutMonitor {
+    rows: Option<RowSelection>,
+    rank: usize,
+    monitor: SingularityMonitor,
+    udd: Vec<f64>,
+    /// q, u̇ at the last accepted step checked.
+    q_prev: Vec<f64>,
+    v_prev: Vec<f64>,
 }
 
 /// Preallocated scratch of [`NaturalPartitioning`]: one [`BranchSystem`] per
@@ -277,7 +295,7 @@ impl NaturalPartitioning {
             ..NaturalStats::default()
         };
         let work = NaturalWork::new(&model, &sys, &tree);
-        Ok(Self {
+        let mut np = Self {
             work,
             state: State::zeros(Layout::EulerParamsOmega, model.n_bodies()),
             model,
@@ -287,7 +305,174 @@ impl NaturalPartitioning {
             tree,
             stats,
             y0,
+            cut_monitor: None,
+        };
+        np.cut_monitor = np.initial_cut_monitor(s0.t);
+        Ok(np)
+    }
+
+    /// The cut-joint monitor at the initial state (`None` without cut joints or
+    /// when the initial evaluation fails: the first right-hand side reports why).
+    fn initial_cut_monitor(&mut self, t0: f64) -> Option<CutMonitor> {
+        if self.tree.cut_entries.is_empty() {
+            return None;
+        }
+        let mut udd = vec![0.0; self.n_v()];
+        let y0 = self.y0.clone();
+        let (q0, v0) = y0.split_at(self.n_q());
+        self.accelerations(t0, q0, v0, &mut udd).ok()?;
+        self.stats.evaluations = 0;
+        let k = &self.work.cut.k_mat;
+        let rows = RowSelection::select(k, self.params.rank_tol);
+        let rank = rows.as_ref().map_or(k.nrows(), RowSelection::rank);
+        Some(CutMonitor {
+            rows,
+            rank,
+            monitor: SingularityMonitor::new(rank, k.ncols(), 1e-8),
+            udd,
+            q_prev: q0.to_vec(),
+            v_prev: v0.to_vec(),
         })
+    }
+
+    /// Errors when the motion reached or passed through a configuration where the
+    /// cut-joint Jacobian `K = B_c A` (eqs 5.4.3.6–9) loses rank since the last
+    /// accepted step: its null space (or the penalty system's conditioning) is
+    /// discontinuous there and the motion may continue on another branch.
+    fn check_singular(&mut self, t: f64, q: &[f64], v: &[f64]) -> Result<(), ComplementError> {
+        let Some(mut cm) = self.cut_monitor.take() else {
+            return Ok(());
+        };
+        let result = self.check_cut(&mut cm, t, q, v);
+        self.cut_monitor = Some(cm);
+        result
+    }
+
+    fn check_cut(
+        &mut self,
+        cm: &mut CutMonitor,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+    ) -> Result<(), ComplementError> {
+        self.accelerations(t, q, v, &mut cm.udd)?;
+        self.stats.evaluations -= 1; // a check, not an evaluation of the integrator
+        let k = &self.work.cut.k_mat;
+        let k_r = match &mut cm.rows {
+            Some(sel) => {
+                sel.gather(k, &self.work.cut.r);
+                &sel.phi_q
+            }
+            None => k,
+        };
+        let mut event = cm.monitor.check(t, k_r);
+        if let Err(SingularEvent::Crossed { t_prev, .. }) = event {
+            // confirm on short sub-steps (a long step alone can trip the test)
+            match self.confirm_cut_crossing(cm, t, q, v)? {
+                Some(lost) => event = Err(SingularEvent::Crossed { t_prev, lost }),
+                None => {
+                    self.cut_k(cm, t, q, v)?;
+                    cm.monitor.reset();
+                    let k_r = cm.rows.as_ref().map_or(&self.work.cut.k_mat, |s| &s.phi_q);
+                    event = cm.monitor.check(t, k_r);
+                }
+            }
+        }
+        let (rank_after, when) = match event {
+            Ok(()) => {
+                cm.q_prev.copy_from_slice(q);
+                cm.v_prev.copy_from_slice(v);
+                return Ok(());
+            }
+            Err(SingularEvent::Crossed { t_prev, lost }) => (
+                cm.rank.saturating_sub(lost),
+                format!("between t = {t_prev} and t = {t}"),
+            ),
+            Err(SingularEvent::Reached { rank }) => (rank, format!("at t = {t}")),
+        };
+        let k_r = cm.rows.as_ref().map_or(&self.work.cut.k_mat, |s| &s.phi_q);
+        let k_r = k_r.clone_owned();
+        let joints = self.cut_sources(&k_r, cm.rows.as_ref());
+        Err(ComplementError::SingularConfiguration {
+            t,
+            method: "natural partitioning",
+            rank: cm.rank,
+            rank_after,
+            when,
+            joints,
+        })
+    }
+
+    /// `K = B_c A` at (t, q, u̇) into the work buffers (and its selected rows).
+    fn cut_k(
+        &mut self,
+        cm: &mut CutMonitor,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+    ) -> Result<(), ComplementError> {
+        self.accelerations(t, q, v, &mut cm.udd)?;
+        self.stats.evaluations -= 1; // a check, not an evaluation of the integrator
+        if let Some(sel) = &mut cm.rows {
+            sel.gather(&self.work.cut.k_mat, &self.work.cut.r);
+        }
+        Ok(())
+    }
+
+    /// [`confirm_crossing`] on the straight path from the last accepted (q, u̇)
+    /// (Euler parameters renormalized) to (q, v).
+    fn confirm_cut_crossing(
+        &mut self,
+        cm: &mut CutMonitor,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+    ) -> Result<Option<usize>, ComplementError> {
+        let (q0, v0) = (cm.q_prev.clone(), cm.v_prev.clone());
+        let (r, s) = (cm.rank, self.work.cut.k_mat.ncols());
+        let nb = self.model.n_bodies();
+        confirm_crossing(r, s, 32, |f| {
+            let mut qs: Vec<f64> = q0.iter().zip(q).map(|(a, b)| a + f * (b - a)).collect();
+            for b in 0..nb {
+                let p = Vector4::from_column_slice(&qs[7 * b + 3..7 * b + 7]).normalize();
+                qs[7 * b + 3..7 * b + 7].copy_from_slice(p.as_slice());
+            }
+            let vs: Vec<f64> = v0.iter().zip(v).map(|(a, b)| a + f * (b - a)).collect();
+            self.cut_k(cm, t, &qs, &vs)?;
+            Ok(cm
+                .rows
+                .as_ref()
+                .map_or(&self.work.cut.k_mat, |sel| &sel.phi_q)
+                .clone_owned())
+        })
+    }
+
+    /// The cut joints whose rows of `K` make up its (nearly) dependent
+    /// combination (error path; allocates).
+    fn cut_sources(&self, k_r: &DMatrix<f64>, rows: Option<&RowSelection>) -> String {
+        let svd = k_r.clone().svd(true, false);
+        let Some(u) = svd.u else {
+            return "?".into();
+        };
+        let col = u.column(svd.singular_values.imin());
+        let big = col.amax();
+        let entries = self.sys.entries();
+        let mut names: Vec<String> = Vec::new();
+        for i in 0..k_r.nrows() {
+            if col[i].abs() >= 0.2 * big {
+                let row = rows.map_or(i, |sel| sel.rows()[i]);
+                let (k, r) = self.work.cut.rows[row];
+                let global = entries[k].global_row(r);
+                let name = match self.sys.source_of_row(global) {
+                    Some(src) => self.sys.source_name(&self.model, src),
+                    None => format!("constraint row {global}"),
+                };
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+        }
+        names.join(", ")
     }
 
     /// Number of position coordinates (7 per body).
@@ -709,10 +894,14 @@ impl OdeSystem for NaturalPartitioning {
         self.accelerations(t, q, v, dv).map_err(system_error)
     }
 
+    /// The Newton–Raphson correction when selected, then the check that the cut
+    /// joints kept their rank since the last accepted step.
     fn project(&mut self, t: f64, y: &mut [f64]) -> Result<bool, SystemError> {
         let n = self.n_q();
         let (q, v) = y.split_at_mut(n);
-        self.correct(t, q, v).map_err(system_error)
+        let changed = self.correct(t, q, v).map_err(system_error)?;
+        self.check_singular(t, q, v).map_err(system_error)?;
+        Ok(changed)
     }
 }
 
@@ -752,6 +941,8 @@ impl PartitionedSystem for NaturalPartitioning {
         Ok(())
     }
     fn project(&mut self, t: f64, x: &mut [f64], v: &mut [f64]) -> Result<bool, SystemError> {
-        self.correct(t, x, v).map_err(system_error)
+        let changed = self.correct(t, x, v).map_err(system_error)?;
+        self.check_singular(t, x, v).map_err(system_error)?;
+        Ok(changed)
     }
 }

@@ -30,6 +30,15 @@ pub fn compute_into(
     transpose_into(phi_q, t);
     let k = n.min(m);
     let sig = &mut ws.eig[..k];
+    // faer's SVD of a tall matrix (rows/cols above its QR ratio threshold, e.g.
+    // Φ_qᵀ of a pendulum, 7 × 2) takes the QR path: it writes U_R into the top-left
+    // block and 1 on the diagonal of the bottom-right block, then applies Q, but
+    // leaves the top-right block of the full U as it found it. In a reused workspace
+    // that block holds the previous call's U, so W_i (= P) came out wrong, Φ_q P ≠ 0
+    // (the step size of a complement run then collapsed). Start both singular-vector
+    // buffers from zero (V is the one hit when Φ_qᵀ is wide and faer transposes).
+    w[..n * n].fill(0.0);
+    v[..m * m].fill(0.0);
     svd(
         mref(t, n, m),
         ColMut::from_slice_mut(sig).as_diagonal_mut(),
