@@ -231,10 +231,10 @@ impl Reduced for mbs_dca::AlfDca {
 }
 
 impl Reduced for mbs_hdca::Hdca {
-    /// HDCA's joint coordinates are measured from the model's initial configuration;
-    /// runs start there (with the model's initial velocities, zero impulses, eq 6).
-    fn y_from_state(&mut self, _s: &State) -> Result<Vec<f64>, String> {
-        Ok(self.initial_state())
+    /// Joint coordinates and canonical momenta of the given state (the run starts
+    /// there; a state that violates a joint is refused, naming it).
+    fn y_from_state(&mut self, s: &State) -> Result<Vec<f64>, String> {
+        self.state_to_y(s).map_err(|e| e.to_string())
     }
     fn state_from_y(&mut self, t: f64, y: &[f64]) -> Result<State, String> {
         self.to_state(t, y).map_err(|e| e.to_string())
