@@ -156,6 +156,11 @@ fn random_tree(seed: u64, n: usize, kinds: &[JointKind], free: bool) -> Model {
 
 /// Max relative difference between HDCA's and Lagrange's body accelerations.
 fn compare(model: Model) -> f64 {
+    compare_with_step(model, 3e-3)
+}
+
+/// [`compare`] with the step `eps` of the central differences.
+fn compare_with_step(model: Model, eps: f64) -> f64 {
     let model = Arc::new(model);
     let mut h = Hdca::new(model.clone(), HdcaParams::default()).unwrap();
     let y0 = h.initial_state();
@@ -165,7 +170,6 @@ fn compare(model: Model) -> f64 {
     // velocities along y(ε) = y0 + ε f (6th-order central difference of V(y(t)):
     // large enough a step that the round-off of the velocities, amplified by the
     // conditioning of the articulated inertias, stays well below 1e-9)
-    let eps = 3e-3;
     let vel_at = |h: &mut Hdca, s: f64| -> Vec<(Vector3<f64>, Vector3<f64>)> {
         let y: Vec<f64> = y0.iter().zip(&f).map(|(a, b)| a + s * b).collect();
         // second-order accurate point on the flow: y(s) ≈ y0 + s f + s²/2 f'(y0)·f
@@ -242,10 +246,12 @@ proptest! {
     }
 
     /// Distance joints as tree joints (5 freedoms, coordinates [e_L; e]) among the
-    /// other kinds, with free-floating components.
+    /// other kinds, with free-floating components. The short links (≥ 0.3) turn
+    /// faster than the other joints, so the 6th-order difference needs a smaller
+    /// step (at 3e-3 its truncation error reached 9e-9 for seed 306211).
     #[test]
     fn distance_trees_match_lagrange(seed in 0u64..1_000_000, n in 1usize..7) {
-        let e = compare(random_tree(seed, n, &[JointKind::Distance { length: 1.0 }, JointKind::Revolute, JointKind::Spherical, JointKind::Universal], true));
+        let e = compare_with_step(random_tree(seed, n, &[JointKind::Distance { length: 1.0 }, JointKind::Revolute, JointKind::Spherical, JointKind::Universal], true), 1.5e-3);
         prop_assert!(e < 1e-9, "relative error {}", e);
     }
 
