@@ -16,10 +16,31 @@ pub enum HdcaError {
         why: &'static str,
     },
     /// Drivers (rheonomic constraints) are not supported.
-    #[error("driver '{driver}' is not supported by HDCA (scleronomic joints only)")]
+    #[error("driver '{driver}' is not supported by HDCA: {why}")]
     UnsupportedDriver {
         /// Driver name.
         driver: String,
+        /// Why (the formulation's reason).
+        why: &'static str,
+    },
+    /// An absolute state that the joint coordinates and momenta cannot represent:
+    /// it violates a joint (HDCA keeps tree joints by construction and cut joints at
+    /// the velocity level only, so it cannot start off the constraint manifold).
+    #[error(
+        "t = {t}: the state violates {place}: {what} {value:.3e} (tolerance {tol:.1e}); HDCA integrates joint coordinates and momenta and cannot start from a state off the constraints (assemble it first)"
+    )]
+    InconsistentState {
+        /// Time of the state.
+        t: f64,
+        /// The joint (or body) and its kind, e.g. "joint `pivot` (revolute)".
+        place: String,
+        /// Which residual: position, velocity, or the pose rebuilt from the joint
+        /// coordinates.
+        what: &'static str,
+        /// Its magnitude.
+        value: f64,
+        /// The tolerance it exceeds.
+        tol: f64,
     },
     /// A state vector of the wrong length.
     #[error("state vector has length {got}, expected {expected}")]

@@ -22,6 +22,7 @@
 //! | spherical | Euler parameters e of R (4) | ω_rel, global (3) | [0; I] | [I; 0] |
 //! | universal | θ₁ about z, θ₂ about the child pin z_c | θ̇₁, θ̇₂ | [0; z], [0; z_c] | [I; 0], [0; z × z_c] |
 //! | rigid | — | — | — | I₆ |
+//! | distance | e_L, e (8) | Δv_P·t₁, Δv_P·t₂, ω_rel (5) | [t₁; 0], [t₂; 0], [0; I] | [n; 0] |
 //! | free (virtual, ground → root of a free-floating component) | Δr, e (7) | ṙ, ω (6) | I₆ | — |
 //!
 //! x, y, z are the parent marker's axes in the global frame. For the spherical joint,
@@ -29,6 +30,19 @@
 //! conjugate to the quasi-velocities u. For the universal joint
 //! R(q) = Rot(a, θ₁) Rot(b₀, θ₂) with b₀ = B₀ b_c the child pin in the parent frame
 //! at q = 0 (so the child pin stays perpendicular to a).
+//!
+//! The distance joint (|P_j − P_i| = L) keeps its constraint by the tree geometry: the
+//! link from the parent marker origin P_i to the handle P turns by a second rotation
+//! R(e_L), P = P_i + A_p R(e_L) δ₀ with |δ₀| = L (δ₀ the initial link in the parent
+//! frame), and [t₁ t₂ n] = A_p R(e_L) [t₁⁰ t₂⁰ n⁰] with n⁰ = δ₀/L (stored in place of
+//! the parent marker axes). Δv_P = v_child(P) − v_parent(P) = ω_L × L n, so the
+//! link's angular velocity relative to the parent is ω_L = n × Δv_P / L =
+//! (u₁ t₂ − u₂ t₁)/L, with no component along n, and ė_L = ½ G(e_L)ᵀ (u₁ t₂⁰ − u₂ t₁⁰)/L;
+//! the frame [t₁ t₂ n] turns with ω_p + ω_L (that is the rate of the H and D
+//! columns). Unlike two spherical angles this has no singular direction; the price
+//! is a fourth (Euler-parameter) coordinate, renormalized like the spherical one.
+//! The child's orientation is the spherical joint's, e. The single constrained
+//! direction n is the paper's D (eq 11) of this joint.
 //!
 //! # Cut joints (sec 2.3)
 //! A cut joint keeps only its constrained subspace D, at the origin of its marker j
@@ -44,7 +58,7 @@
 //! p = Hᵀ P̄_P = (S₀ₚ⁻ᵀH)ᵀ P̄⁰.
 
 use mbs_kinematics::EulerParams;
-use mbs_kinematics::euler_params::{self, e_matrix, from_axis_angle};
+use mbs_kinematics::euler_params::{self, e_matrix, from_axis_angle, g_matrix};
 use mbs_model::{JointId, JointKind, Model};
 use nalgebra::{Matrix3, Vector3, Vector6};
 
@@ -69,6 +83,10 @@ pub enum Kind {
     /// free-floating component (base-body case (a), eq 41); q = [Δr; e] (7),
     /// u = [ṙ; ω] at the centre of mass, global (6).
     Free,
+    /// Five freedoms: the child marker origin on the sphere of radius L about the
+    /// parent marker origin (2), any child orientation (3); q = [e_L; e] (8), see
+    /// the module documentation.
+    Distance,
 }
 
 impl Kind {
@@ -80,7 +98,8 @@ impl Kind {
             JointKind::Spherical => Kind::Spherical,
             JointKind::Rigid => Kind::Rigid,
             JointKind::Universal => Kind::Universal,
-            _ => return None,
+            JointKind::Distance { .. } => Kind::Distance,
+            JointKind::RollingSphere { .. } | JointKind::SinePath { .. } => return None,
         })
     }
     /// Degrees of freedom n_f (columns of H).
@@ -90,6 +109,7 @@ impl Kind {
             Kind::Cylindrical | Kind::Universal => 2,
             Kind::Spherical => 3,
             Kind::Rigid => 0,
+            Kind::Distance => 5,
             Kind::Free => 6,
         }
     }
@@ -98,6 +118,7 @@ impl Kind {
         match self {
             Kind::Spherical => 4,
             Kind::Free => 7,
+            Kind::Distance => 8,
             k => k.n_free(),
         }
     }
@@ -226,6 +247,15 @@ pub(crate) fn local_columns(
                 push_h(ang(v), zero);
             }
         }
+        Kind::Distance => {
+            // axes_minus = [t₁ t₂ n] of the link, turning with w_minus = ω_p + ω_L
+            push_h(lin(&x), rp(&lin(&x)));
+            push_h(lin(&y), rp(&lin(&y)));
+            for v in &e {
+                push_h(ang(v), zero);
+            }
+            push_d(lin(&z), rp(&lin(&z)));
+        }
     }
     (nh, nd)
 }
@@ -301,17 +331,36 @@ pub(crate) fn relative_rotation(
             let e = EulerParams::new(q[0], q[1], q[2], q[3]);
             euler_params::normalize(&e)
         }
+        Kind::Distance => euler_params::normalize(&EulerParams::new(q[4], q[5], q[6], q[7])),
         Kind::Free => euler_params::normalize(&EulerParams::new(q[3], q[4], q[5], q[6])),
         Kind::Prismatic | Kind::Rigid => euler_params::identity(),
     }
 }
 
-/// The translation of the joint point in the parent frame: s a along the axis, or
-/// Δr for the free joint.
-pub(crate) fn translation(kind: Kind, axis: &Vector3<f64>, q: &[f64]) -> Vector3<f64> {
+/// The joint point relative to the parent marker origin, in the parent frame:
+/// δ₀ + s a (s along the axis a), δ₀ + Δr for the free joint, R(e_L) δ₀ for the
+/// distance joint (`link_rotation` = R(e_L)).
+pub(crate) fn offset(
+    kind: Kind,
+    axis: &Vector3<f64>,
+    delta0: &Vector3<f64>,
+    link_rotation: &Matrix3<f64>,
+    q: &[f64],
+) -> Vector3<f64> {
     match kind {
-        Kind::Free => Vector3::new(q[0], q[1], q[2]),
-        _ => axis * slide(kind, q),
+        Kind::Free => delta0 + Vector3::new(q[0], q[1], q[2]),
+        Kind::Distance => link_rotation * delta0,
+        _ => delta0 + axis * slide(kind, q),
+    }
+}
+
+/// R(e_L) of a distance joint (identity for the other kinds).
+pub(crate) fn link_rotation(kind: Kind, q: &[f64]) -> Matrix3<f64> {
+    match kind {
+        Kind::Distance => euler_params::rotation(&euler_params::normalize(&EulerParams::new(
+            q[0], q[1], q[2], q[3],
+        ))),
+        _ => Matrix3::identity(),
     }
 }
 
@@ -324,20 +373,33 @@ pub(crate) fn slide(kind: Kind, q: &[f64]) -> f64 {
     }
 }
 
-/// q̇ from the quasi-velocities u (for the spherical joint ė = ½ E(e)ᵀ A_pᵀ ω_rel).
+/// q̇ from the quasi-velocities u (for the spherical joint ė = ½ E(e)ᵀ A_pᵀ ω_rel;
+/// for the distance joint ė_L = ½ G(e_L)ᵀ (u₁ t₂⁰ − u₂ t₁⁰)/L, then the spherical
+/// rate of e).
 pub(crate) fn coord_rates(
-    kind: Kind,
+    j: &JointInfo,
     q: &[f64],
     u: &[f64],
     a_parent: &Matrix3<f64>,
     qd: &mut [f64],
 ) {
-    match kind {
-        Kind::Spherical => {
-            let e = EulerParams::new(q[0], q[1], q[2], q[3]);
-            let w = a_parent.transpose() * Vector3::new(u[0], u[1], u[2]);
-            let ed = 0.5 * e_matrix(&e).transpose() * w;
+    let spherical = |q: &[f64], u: &[f64], qd: &mut [f64]| {
+        let e = EulerParams::new(q[0], q[1], q[2], q[3]);
+        let w = a_parent.transpose() * Vector3::new(u[0], u[1], u[2]);
+        let ed = 0.5 * e_matrix(&e).transpose() * w;
+        qd[..4].copy_from_slice(ed.as_slice());
+    };
+    match j.kind {
+        Kind::Spherical => spherical(q, u, qd),
+        Kind::Distance => {
+            let el = EulerParams::new(q[0], q[1], q[2], q[3]);
+            let length = j.delta0.norm();
+            let t1 = j.axes_minus.column(0);
+            let t2 = j.axes_minus.column(1);
+            let w_link = (u[0] * t2 - u[1] * t1) / length;
+            let ed = 0.5 * g_matrix(&el).transpose() * w_link;
             qd[..4].copy_from_slice(ed.as_slice());
+            spherical(&q[4..], &u[2..], &mut qd[4..]);
         }
         Kind::Free => {
             qd[..3].copy_from_slice(&u[..3]);
@@ -349,16 +411,25 @@ pub(crate) fn coord_rates(
     }
 }
 
-/// Checks that every joint of `model` has an HDCA form.
+/// Checks that a joint of `model` has an HDCA form; the error says why not.
 pub(crate) fn check_kind(model: &Model, j: JointId, tree: bool) -> Result<Kind, HdcaError> {
     let jt = model.joint(j);
     Kind::from_model(&jt.kind).ok_or(HdcaError::UnsupportedJoint {
         joint: jt.name.clone(),
         kind: jt.kind.label(),
-        why: if tree {
-            "no joint coordinates for this kind (tree joint)"
-        } else {
-            "no constrained subspace for this kind (cut joint)"
+        why: match (&jt.kind, tree) {
+            (JointKind::RollingSphere { .. }, true) => {
+                "its no-slip rows are nonholonomic: a tree joint needs joint coordinates q whose rates are the quasi-velocities Hᵀ ΔV (eq 10), and rolling has none"
+            }
+            (JointKind::RollingSphere { .. }, false) => {
+                "its contact point moves over both bodies: the cut-joint closure Dᵀ ΔV = 0 (eq 24) needs constrained directions D at a point fixed in the plus body"
+            }
+            (_, true) => {
+                "the path's tangent turns with the position along it: a tree joint needs a motion subspace H with joint coordinates (eq 10), not implemented for a curved path"
+            }
+            (_, false) => {
+                "the path's normal turns with the position along it: the cut-joint row and the rate Ḋ of its direction (eqs 62–69) are not implemented for a curved path"
+            }
         },
     })
 }
@@ -376,16 +447,29 @@ pub(crate) fn check_kind(model: &Model, j: JointId, tree: bool) -> Result<Kind, 
 /// | y_j·x_i = 0 (prismatic, rigid) | [0; y_j × x_i] |
 /// | z_j·z_i = 0 (universal) | [0; z_j × z_i] |
 ///
-/// (d/dt (a_j·b_i) = (a_j × b_i)·(ω_j − ω_i).) Returns (n_c, two_point).
+/// | dᵀd − L² = 0 (distance) | [n; 0], n = d/|d|, minus side at P_i |
+///
+/// (d/dt (a_j·b_i) = (a_j × b_i)·(ω_j − ω_i); the distance row is the derivative
+/// 2 dᵀḋ divided by 2|d|, with ṅ = (ḋ − n (n·ḋ))/|d|.) `d`, `d_dot`: P_j − P_i and
+/// its rate. Returns (n_c, two_point).
 pub(crate) fn cut_columns(
     kind: Kind,
     axes_minus: &Matrix3<f64>,
     axes_plus: &Matrix3<f64>,
     w_minus: &Vector3<f64>,
     w_plus: &Vector3<f64>,
+    d: &Vector3<f64>,
+    d_dot: &Vector3<f64>,
     cols: &mut [Vector6<f64>; 6],
     rates: &mut [Vector6<f64>; 6],
 ) -> (usize, bool) {
+    if kind == Kind::Distance {
+        let len = d.norm();
+        let n = d / len;
+        cols[0] = sv(&n, &Vector3::zeros());
+        rates[0] = sv(&((d_dot - n * n.dot(d_dot)) / len), &Vector3::zeros());
+        return (1, true);
+    }
     let xi: Vector3<f64> = axes_minus.column(0).into_owned();
     let yi: Vector3<f64> = axes_minus.column(1).into_owned();
     let yj: Vector3<f64> = axes_plus.column(1).into_owned();
@@ -432,4 +516,71 @@ pub(crate) fn cut_columns(
         push(c, r);
     }
     (n, point)
+}
+
+/// Joint coordinates of a tree joint from its relative pose (the inverse of the
+/// position map of the module documentation): `rel` = R = A_pᵀ A_c B₀ᵀ, `offset` =
+/// A_pᵀ (P − r_p) − ρ_p the joint point from the parent marker origin in the parent
+/// frame, `axis_child0` = b₀ (universal joint). Angles: θ = 2 atan2(e·a, e₀) about a;
+/// universal: θ₁ turns b₀ to R b₀ about a, then θ₂ turns a to Rot(a, −θ₁) R a about
+/// b₀. Distance: e_L is the shortest rotation from δ₀ to `offset`.
+pub(crate) fn coords_from_pose(
+    j: &JointInfo,
+    rel: &EulerParams,
+    offset: &Vector3<f64>,
+    axis_child0: &Vector3<f64>,
+    q: &mut [f64],
+) {
+    let a: Vector3<f64> = j.axes_minus.column(2).into_owned();
+    let angle_about = |e: &EulerParams, axis: &Vector3<f64>| {
+        2.0 * Vector3::new(e[1], e[2], e[3]).dot(axis).atan2(e[0])
+    };
+    let slide = a.dot(&(offset - j.delta0));
+    match j.kind {
+        Kind::Revolute => q[0] = angle_about(rel, &a),
+        Kind::Prismatic => q[0] = slide,
+        Kind::Cylindrical => {
+            q[0] = angle_about(rel, &a);
+            q[1] = slide;
+        }
+        Kind::Spherical => q[..4].copy_from_slice(rel.as_slice()),
+        Kind::Universal => {
+            let r = euler_params::rotation(rel);
+            let b = axis_child0;
+            let rb = r * b;
+            let t1 = a.cross(b).dot(&rb).atan2(b.dot(&rb));
+            let x = euler_params::rotation(&from_axis_angle(&a, -t1)) * r;
+            let xa = x * a;
+            q[0] = t1;
+            q[1] = b.cross(&a).dot(&xa).atan2(a.dot(&xa));
+        }
+        Kind::Rigid => {}
+        Kind::Free => {
+            let dr = offset - j.delta0;
+            q[..3].copy_from_slice(dr.as_slice());
+            q[3..7].copy_from_slice(rel.as_slice());
+        }
+        Kind::Distance => {
+            let el = rotation_between(&j.delta0.normalize(), &offset.normalize());
+            q[..4].copy_from_slice(el.as_slice());
+            q[4..8].copy_from_slice(rel.as_slice());
+        }
+    }
+}
+
+/// The rotation taking the unit vector `u` to the unit vector `v` about u × v (about
+/// a perpendicular axis when they are opposite).
+fn rotation_between(u: &Vector3<f64>, v: &Vector3<f64>) -> EulerParams {
+    let c = u.dot(v);
+    if c < -1.0 + 1e-12 {
+        let helper = if u.x.abs() < 0.9 {
+            Vector3::x()
+        } else {
+            Vector3::y()
+        };
+        let axis = u.cross(&helper).normalize();
+        return EulerParams::new(0.0, axis.x, axis.y, axis.z);
+    }
+    let w = u.cross(v);
+    euler_params::normalize(&EulerParams::new(1.0 + c, w.x, w.y, w.z))
 }

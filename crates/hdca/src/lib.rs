@@ -36,9 +36,18 @@
 //!
 //! # Joint kinds
 //! Revolute, prismatic, cylindrical, spherical (Euler-parameter joint coordinate,
-//! 4 coordinates and 3 momenta), universal and rigid, as tree or cut joints; other
-//! kinds (distance, rolling, sine path) and drivers are rejected with an error naming
-//! them. A free-floating component (base-body case (a), eq 41) gets a virtual 6-DOF
+//! 4 coordinates and 3 momenta), universal, rigid and distance (a 5-DOF tree joint
+//! whose link direction turns by a second Euler-parameter rotation, or one cut-joint
+//! row; see [`joint`]), as tree or cut joints. Rolling and curved-path joints and
+//! drivers (rheonomic rows, which the scleronomic closure Dᵀ ΔV = 0 of eqs 24, 43,
+//! 45 does not take) are rejected with an error naming them and saying why.
+//!
+//! # Initial state
+//! [`Hdca::state_to_y`] maps any absolute state that satisfies the joints to joint
+//! coordinates and canonical momenta (σ_c = 0 at the start); a state off the
+//! constraints is refused ([`HdcaError::InconsistentState`], naming the joint),
+//! since the joint coordinates cannot represent it and the cut joints are closed at
+//! the velocity level only. A free-floating component (base-body case (a), eq 41) gets a virtual 6-DOF
 //! joint from ground to its root body (7 coordinates [Δr; e], 6 momenta conjugate to
 //! [ṙ; ω]); the three base-body cases of eqs 41–46 are then one formula over the
 //! root's boundary (no ground joint: nothing to solve; one or several: eq 45).

@@ -10,7 +10,7 @@ use mbs_model::{BodyRef, JointKind, Layout, ModelBuilder, State};
 use nalgebra::{Matrix3, Vector3};
 
 #[test]
-fn unsupported_joint_is_named() {
+fn unsupported_joint_is_named_with_the_reason() {
     let mut b = ModelBuilder::new("u");
     let l = b.body("link", 1.0, Matrix3::identity());
     b.set_initial_pose(
@@ -19,8 +19,11 @@ fn unsupported_joint_is_named() {
         mbs_kinematics::euler_params::identity(),
     );
     b.joint_at(
-        "tether",
-        JointKind::Distance { length: 0.5 },
+        "track",
+        JointKind::SinePath {
+            amplitude: 0.1,
+            wavenumber: 2.0,
+        },
         BodyRef::Ground,
         BodyRef::Body(l),
         Vector3::zeros(),
@@ -28,7 +31,25 @@ fn unsupported_joint_is_named() {
     );
     let err = Hdca::new(Arc::new(b.build().unwrap()), HdcaParams::default()).unwrap_err();
     assert!(matches!(err, HdcaError::UnsupportedJoint { .. }));
-    assert!(err.to_string().contains("tether"), "{err}");
+    let msg = err.to_string();
+    assert!(
+        msg.contains("track") && msg.contains("sine_path") && msg.contains("motion subspace"),
+        "{err}"
+    );
+}
+
+/// A driver is refused with the formulation's reason, naming it.
+#[test]
+fn driver_is_refused_with_the_reason() {
+    let model = mbs_mechanisms::registry::Mechanism::from_name("space-crane")
+        .unwrap()
+        .build()
+        .unwrap();
+    let name = model.drivers()[0].name.clone();
+    let err = Hdca::new(Arc::new(model), HdcaParams::default()).unwrap_err();
+    assert!(matches!(err, HdcaError::UnsupportedDriver { .. }));
+    let msg = err.to_string();
+    assert!(msg.contains(&name) && msg.contains("rheonomic"), "{err}");
 }
 
 /// Base-body case (a): a free body falls with ṗ = [m g; r × m g] and keeps its
@@ -143,4 +164,28 @@ fn energy_is_conserved_to_first_order() {
         de[1].abs() < 0.02 * de[0].abs() + 1e-9,
         "dE/dt estimates {de:?}"
     );
+}
+
+/// A state off the constraints cannot be represented in joint coordinates: refused
+/// with a typed error naming the violated joint; a consistent one is accepted.
+#[test]
+fn inconsistent_state_is_refused_naming_the_joint() {
+    let model = Arc::new(closed_loop(4).unwrap());
+    let mut h = Hdca::new(model.clone(), HdcaParams::default()).unwrap();
+    let good = State::initial(&model, Layout::EulerParamsOmega);
+    assert!(h.state_to_y(&good).is_ok());
+    let mut moved = good.clone();
+    moved.q[7] += 1e-3; // body 1's x
+    let err = h.state_to_y(&moved).unwrap_err();
+    match &err {
+        HdcaError::InconsistentState { place, value, .. } => {
+            assert!(place.contains("joint `"), "{err}");
+            assert!(*value > 1e-4, "{err}");
+        }
+        other => panic!("{other}"),
+    }
+    let mut spinning = good.clone();
+    spinning.v[5] += 0.1; // body 0's ω'_z: violates the loop at the velocity level
+    let err = h.state_to_y(&spinning).unwrap_err();
+    assert!(err.to_string().contains("velocity"), "{err}");
 }

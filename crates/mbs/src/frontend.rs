@@ -74,6 +74,10 @@ pub trait SampleSink {
     fn step(&mut self, _t: f64) -> ControlFlow<()> {
         ControlFlow::Continue(())
     }
+    /// After a run that [`SampleSink::step`] stopped: the state at the last accepted
+    /// step, for a diagnosis of where it stopped (front-ends that can map their state
+    /// call it).
+    fn stopped_at(&mut self, _state: &State) {}
 }
 
 /// Integration statistics of a run.

@@ -46,6 +46,7 @@ pub mod models;
 pub mod plot;
 pub mod registry;
 pub mod simulation;
+pub mod step_watch;
 pub mod trajectory;
 
 pub use check::{CheckReport, check};

@@ -15,6 +15,7 @@ use crate::guard::Guard;
 use crate::integrator::IntegratorChoice;
 use crate::measure::Meter;
 use crate::method::Method;
+use crate::step_watch::StepWatch;
 use crate::trajectory::Trajectory;
 
 /// How output samples are spaced.
@@ -161,8 +162,13 @@ impl Simulation {
     /// step, so a run whose tolerances cannot be met with steps of reasonable size
     /// ends in bounded time. Once 10 000 steps (or a tenth of the limit) are done, a
     /// run whose step count extrapolates linearly in time to more than twice the
-    /// limit stops right away with the same kind of failure. Fixed-step integrators
-    /// ignore it.
+    /// limit stops right away with the same kind of failure. A run whose step size
+    /// collapses (the median of the last 64 accepted steps below 1e-6 times the
+    /// run's median step, with the rest of the run at that rate needing more steps
+    /// than the limit, see [`crate::step_watch`]) stops at once with a "step size
+    /// collapsed" failure, followed, for front-ends that report the state where they
+    /// stopped, by the smallest singular value of the loop-closure Jacobian there and
+    /// the joint it is mostly on. Fixed-step integrators ignore it.
     pub fn max_steps(mut self, steps: usize) -> Self {
         self.max_steps = steps;
         self
@@ -339,6 +345,10 @@ impl Simulation {
             steps: 0,
             step_limit: self.integrator.is_adaptive().then_some(self.max_steps),
             guard: Guard::new(&self.model, self.integrator, self.guard),
+            watch: StepWatch::default(),
+            collapsed: false,
+            model: &self.model,
+            initial: &initial,
         };
         let start = Instant::now();
         let result = front_end.run(&spec, &mut rec);
@@ -488,6 +498,13 @@ struct Recorder<'p, P: FnMut(Progress)> {
     step_limit: Option<usize>,
     /// Watch for a wrong motion (energy guard, singular configurations).
     guard: Guard,
+    /// Collapse of the step size (adaptive runs).
+    watch: StepWatch,
+    /// `stopped` is a step-size collapse (diagnosed at the state where it stopped).
+    collapsed: bool,
+    model: &'p Model,
+    /// The run's (assembled) initial state: the reference rank of Φ_q.
+    initial: &'p State,
 }
 
 /// Accepted steps after which [`Recorder`] starts extrapolating the step count (a
@@ -519,6 +536,26 @@ impl<P: FnMut(Progress)> Recorder<'_, P> {
         })
     }
 
+    /// A step size that collapsed by many orders of magnitude against the run's
+    /// median, so that the rest of the run at that rate would exceed the step limit
+    /// ([`StepWatch`]): the run stops at once, saying when and by how much.
+    fn check_collapse(&mut self, t: f64) -> Option<FrontEndError> {
+        let limit = self.step_limit?;
+        let c = self.watch.step(t, self.t_end, limit as f64)?;
+        Some(FrontEndError::failed(
+            t,
+            format!(
+                "step size collapsed: the last {} accepted steps have a median of {:.1e}, {:.0e} times the run's median step {:.1e}; the remaining {:.3e} s would take about {:.1e} steps (limit {limit}): a singular configuration, a discontinuity or tolerances below the method's round-off there",
+                crate::step_watch::WINDOW,
+                c.h_recent,
+                c.h_recent / c.h_median,
+                c.h_median,
+                self.t_end - t,
+                c.steps_needed
+            ),
+        ))
+    }
+
     /// The first body whose coordinates are non-finite or beyond the limit.
     fn check(&self, s: &State) -> Option<FrontEndError> {
         let nq = SAMPLE_LAYOUT.q_per_body();
@@ -546,6 +583,18 @@ impl<P: FnMut(Progress)> Recorder<'_, P> {
 }
 
 impl<P: FnMut(Progress)> SampleSink for Recorder<'_, P> {
+    fn stopped_at(&mut self, state: &State) {
+        if !self.collapsed {
+            return;
+        }
+        if let (Some(e), Some(d)) = (
+            self.stopped.as_mut(),
+            crate::step_watch::diagnose(self.model, self.initial, state),
+        ) {
+            e.message = format!("{}; {d}", e.message);
+        }
+    }
+
     fn sample(&mut self, sample: Sample) {
         if self.diverged.is_some() {
             return;
@@ -578,6 +627,11 @@ impl<P: FnMut(Progress)> SampleSink for Recorder<'_, P> {
             return ControlFlow::Break(());
         }
         self.steps += 1;
+        if let Some(e) = self.check_collapse(t) {
+            self.stopped = Some(e);
+            self.collapsed = true;
+            return ControlFlow::Break(());
+        }
         if let Some(e) = self.check_step_rate(t) {
             // samples still arrive after this (front-ends deliver them at the end)
             self.stopped = Some(e);

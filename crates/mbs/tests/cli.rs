@@ -172,11 +172,11 @@ fn unknown_method_mechanism_integrator_are_exit_2() {
 
 #[test]
 fn unsupported_model_for_a_method_is_exit_2_naming_the_joint() {
-    // HDCA works in joint coordinates of revolute/prismatic/spherical/… joints; the
-    // Cartesian pendulum's distance constraint has no motion subspace
+    // HDCA works in joint coordinates of revolute/prismatic/spherical/distance/…
+    // joints; the crank-slider's curved-path joint `slider` has no motion subspace
     let o = mbs(&[
         "run",
-        "cartesian-pendulum",
+        "crank-slider",
         "--method",
         "hdca",
         "--out",
@@ -184,7 +184,10 @@ fn unsupported_model_for_a_method_is_exit_2_naming_the_joint() {
     ]);
     let (_, err) = text(&o);
     assert_eq!(code(&o), 2, "{err}");
-    assert!(err.contains("hdca") && err.contains("rod"), "{err}");
+    assert!(
+        err.contains("hdca") && err.contains("slider") && err.contains("path"),
+        "{err}"
+    );
 }
 
 fn assert_outputs(dir: &Path, plot: bool) {

@@ -88,14 +88,15 @@ fn iteration_cap_failure_names_time_and_joint() {
 
 #[test]
 fn a_model_the_method_cannot_handle_is_refused_naming_the_joint() {
-    // HDCA has no motion subspace for the Cartesian pendulum's distance constraint;
+    // HDCA has no motion subspace for the crank-slider's curved-path joint `slider`;
     // (dependent constraint rows in the strict Lagrange KKT solve are named by
     // `mbs-alf`'s own test `lagrange_reports_redundant_joints_and_alf_handles_them`)
-    let sim = Simulation::builtin("cartesian-pendulum")
+    let sim = Simulation::builtin("crank-slider")
         .unwrap()
         .method("hdca".parse().unwrap())
         .t_end(0.1);
     let err = sim.run().unwrap_err();
     assert_eq!(err.exit_code(), 2);
-    assert!(err.to_string().contains("rod"), "{err}");
+    let msg = err.to_string();
+    assert!(msg.contains("slider") && msg.contains("path"), "{err}");
 }

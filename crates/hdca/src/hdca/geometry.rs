@@ -6,7 +6,7 @@ use nalgebra::{Matrix3, Vector3, Vector6};
 
 use super::Hdca;
 use crate::joint::{
-    self, ang3, force_at_origin, force_at_origin_dot, lin3, local_columns, motion_at_origin,
+    self, Kind, ang3, force_at_origin, force_at_origin_dot, lin3, local_columns, motion_at_origin,
     motion_at_origin_dot,
 };
 
@@ -29,7 +29,10 @@ impl Hdca {
             let rel = joint::relative_rotation(j.kind, &axis, &axis_child0, qj);
             let e = euler_params::product(&euler_params::product(&ep, &rel), &j.b0);
             let a = rotation(&e);
-            let point = rp + ap * (j.rho_minus + j.delta0 + joint::translation(j.kind, &axis, qj));
+            let link = joint::link_rotation(j.kind, qj);
+            let point =
+                rp + ap * (j.rho_minus + joint::offset(j.kind, &axis, &j.delta0, &link, qj));
+            self.link_rot[self.parent_joint[b]] = link;
             let r = point - a * j.rho_plus;
             let body = &self.model.bodies()[b];
             let jg = a * body.inertia * a.transpose();
@@ -61,28 +64,31 @@ impl Hdca {
             let j = &self.joints[k];
             let (rm, am) = self.body_pose(j.minus);
             let (rp, ap) = self.body_pose(j.plus);
-            let axes = am * j.axes_minus;
+            let axes = am * self.link_rot[k] * j.axes_minus;
             let point = rp + ap * j.rho_plus;
             let vp = self.twist(j.plus);
             let point_dot = lin3(&vp) + ang3(&vp).cross(&(point - rp));
-            let wm = ang3(&self.twist(j.minus));
+            let vm = self.twist(j.minus);
+            let mut wm = ang3(&vm);
             if !j.tree {
                 let mut cols = [Vector6::zeros(); 6];
                 let mut rates = [Vector6::zeros(); 6];
                 let wp = ang3(&vp);
+                let pi = rm + am * j.rho_minus;
+                let pi_dot = lin3(&vm) + wm.cross(&(pi - rm));
                 let (nc, two_point) = joint::cut_columns(
                     j.kind,
                     &axes,
                     &(ap * j.axes_plus),
                     &wm,
                     &wp,
+                    &(point - pi),
+                    &(point_dot - pi_dot),
                     &mut cols,
                     &mut rates,
                 );
                 let (pm, pm_dot) = if two_point {
-                    let pm = rm + am * j.rho_minus;
-                    let vm = self.twist(j.minus);
-                    (pm, lin3(&vm) + ang3(&vm).cross(&(pm - rm)))
+                    (pi, pi_dot)
                 } else {
                     (point, point_dot)
                 };
@@ -100,6 +106,12 @@ impl Hdca {
                     je.d_minus_dot[a] = force_at_origin_dot(&cols[a], &rates[a], &pm, &pm_dot);
                 }
                 continue;
+            }
+            if j.kind == Kind::Distance {
+                // the link frame turns with ω_p + ω_L, ω_L = n × Δv_P / L (module `joint`)
+                let parent_at_point = lin3(&vm) + wm.cross(&(point - rm));
+                let n: Vector3<f64> = axes.column(2).into_owned();
+                wm += n.cross(&(point_dot - parent_at_point)) / j.delta0.norm();
             }
             let mut hl = [Vector6::zeros(); 6];
             let mut dl = [Vector6::zeros(); 6];

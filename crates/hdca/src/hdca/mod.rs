@@ -34,7 +34,7 @@ use mbs_constraints::{SystemLayout, Workspace};
 use mbs_integrators::{OdeSystem, SystemError};
 use mbs_kinematics::EulerParams;
 use mbs_kinematics::euler_params::{self, rotation};
-use mbs_model::{BodyRef, Layout, Model, State};
+use mbs_model::{BodyRef, JointKind, Layout, Model, State};
 use nalgebra::{Matrix3, Vector3, Vector6};
 
 use crate::assembly::{self, BodyInertia, Ctx, JointEval, Node};
@@ -44,6 +44,7 @@ use crate::params::HdcaParams;
 
 mod build;
 mod geometry;
+mod state_map;
 use crate::solve::pinv_psd;
 
 /// Counters of an [`Hdca`].
@@ -94,6 +95,8 @@ pub struct Hdca {
     inertia: Vec<BodyInertia>,
     vel: Vec<Vector6<f64>>,
     jev: Vec<JointEval>,
+    /// Per joint: R(e_L) of a distance tree joint (identity otherwise).
+    link_rot: Vec<Matrix3<f64>>,
     sigma: Vec<f64>,
     u: Vec<f64>,
     acc: Vec<Vector6<f64>>,
@@ -110,6 +113,7 @@ impl Hdca {
         if let Some(d) = model.drivers().first() {
             return Err(HdcaError::UnsupportedDriver {
                 driver: d.name.clone(),
+                why: "a driver prescribes a coordinate as a function of time; in HDCA its row would be a rheonomic closure Dᵀ ΔV = −Φ_t in the assembly (eqs 24, 26, 43, 45 are scleronomic, Dᵀ ΔV = 0) whose impulse enters ṗ, which this implementation does not assemble; model the motion with a joint and an applied torque or force, or use a Lagrange/ALF front-end",
             });
         }
         let topo = model.topology();
@@ -170,13 +174,19 @@ impl Hdca {
             let am = rotation(&em);
             let pm = rm + am * mk_minus.position;
             let pp = rp + rotation(&ep) * mk_plus.position;
+            let mut delta0 = am.transpose() * (pp - pm);
+            let mut axes_minus = mk_minus.orientation;
+            if let (true, JointKind::Distance { length }) = (tree, &jt.kind) {
+                // the link δ₀ of length L and its frame [t₁⁰ t₂⁰ n⁰] (module `joint`)
+                (delta0, axes_minus) = link_frame(&jt.name, delta0, *length)?;
+            }
             joints.push(JointInfo {
                 kind,
                 tree,
                 plus: mk_plus.body.body().map(|b| b.0),
                 minus: mk_minus.body.body().map(|b| b.0),
                 rho_minus: mk_minus.position,
-                axes_minus: mk_minus.orientation,
+                axes_minus,
                 rho_plus: mk_plus.position,
                 axes_plus: mk_plus.orientation,
                 nf,
@@ -184,7 +194,7 @@ impl Hdca {
                 q_off,
                 u_off: uo,
                 s_off,
-                delta0: am.transpose() * (pp - pm),
+                delta0,
                 b0: euler_params::product(&euler_params::conjugate(&em), &ep),
             });
         }
@@ -275,6 +285,7 @@ impl Hdca {
             inertia,
             vel: vec![Vector6::zeros(); nb],
             jev: vec![JointEval::default(); joints.len()],
+            link_rot: vec![Matrix3::identity(); joints.len()],
             joints,
             sigma: vec![0.0; n_sigma],
             u: vec![0.0; n_p],
@@ -317,13 +328,25 @@ impl Hdca {
             match (j.tree, j.kind) {
                 (true, Kind::Spherical) => y[j.q_off] = 1.0,
                 (true, Kind::Free) => y[j.q_off + 3] = 1.0,
+                (true, Kind::Distance) => {
+                    y[j.q_off] = 1.0;
+                    y[j.q_off + 4] = 1.0;
+                }
                 _ => {}
             }
         }
         self.positions(&y[..self.n_q]);
         let init = State::initial(&self.model, Layout::EulerParamsOmega);
+        self.momenta_of(&init, &mut y);
+        y
+    }
+
+    /// p = Hᵀ P^acc (eq 6 with σ = 0) into `y[n_q..]`, from the velocities of `s` at
+    /// the poses of the last [`Self::positions`] call: P^acc_k is the momentum about
+    /// the origin of the bodies beyond tree joint k.
+    pub(super) fn momenta_of(&mut self, s: &State, y: &mut [f64]) {
         for b in 0..self.model.n_bodies() {
-            self.vel[b] = sv(&init.velocity(b), &init.omega(b));
+            self.vel[b] = sv(&s.velocity(b), &s.omega(b));
         }
         self.joint_geometry();
         for b in 0..self.model.n_bodies() {
@@ -343,7 +366,6 @@ impl Hdca {
                 }
             }
         }
-        y
     }
 
     /// Velocities and impulses for (q, p): steps 1–3.
@@ -475,7 +497,7 @@ impl Hdca {
                 let (_, ap) = self.body_pose(j.minus);
                 let nq = j.kind.n_coords();
                 joint::coord_rates(
-                    j.kind,
+                    j,
                     &q[j.q_off..j.q_off + nq],
                     &self.u[j.u_off..j.u_off + j.nf],
                     &ap,
@@ -654,6 +676,32 @@ impl Hdca {
     }
 }
 
+/// A distance tree joint's link δ₀ (the initial P − P_i in the parent frame) scaled
+/// to the joint's length L, and a right-handed frame [t₁⁰ t₂⁰ n⁰] with n⁰ = δ₀/L.
+fn link_frame(
+    joint: &str,
+    delta0: Vector3<f64>,
+    length: f64,
+) -> Result<(Vector3<f64>, Matrix3<f64>), HdcaError> {
+    let norm = delta0.norm();
+    if norm.is_nan() || norm <= 1e-12 * length {
+        return Err(HdcaError::UnsupportedJoint {
+            joint: joint.to_string(),
+            kind: "distance",
+            why: "its marker origins coincide in the initial configuration, so the link direction (the joint's constrained direction D) is undefined; start from a configuration with |P_j − P_i| = L",
+        });
+    }
+    let n = delta0 / norm;
+    let helper = if n.x.abs() < 0.9 {
+        Vector3::x()
+    } else {
+        Vector3::y()
+    };
+    let t1 = helper.cross(&n).normalize();
+    let t2 = n.cross(&t1);
+    Ok((n * length, Matrix3::from_columns(&[t1, t2, n])))
+}
+
 impl std::fmt::Debug for Hdca {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Hdca")
@@ -680,19 +728,20 @@ impl OdeSystem for Hdca {
             .map_err(|e| SystemError::new(e.to_string()))
     }
 
-    /// Renormalizes the Euler parameters of spherical joints (the exact flow keeps
+    /// Renormalizes the Euler parameters of spherical, free and distance joints (the exact flow keeps
     /// |e| = 1, eᵀė = 0; this removes the integrator's drift). Momenta and the other
     /// coordinates are untouched: there is no constraint to project on, the loop
     /// closure being exact at the velocity level.
     fn project(&mut self, _t: f64, y: &mut [f64]) -> Result<bool, SystemError> {
         let mut changed = false;
         for j in &self.joints {
-            let start = match (j.tree, j.kind) {
-                (true, Kind::Spherical) => Some(j.q_off),
-                (true, Kind::Free) => Some(j.q_off + 3),
-                _ => None,
+            let starts = match (j.tree, j.kind) {
+                (true, Kind::Spherical) => [Some(j.q_off), None],
+                (true, Kind::Free) => [Some(j.q_off + 3), None],
+                (true, Kind::Distance) => [Some(j.q_off), Some(j.q_off + 4)],
+                _ => [None, None],
             };
-            if let Some(s0) = start {
+            for s0 in starts.into_iter().flatten() {
                 let e = &mut y[s0..s0 + 4];
                 let n = e.iter().map(|x| x * x).sum::<f64>().sqrt();
                 if n > 0.0 && (n - 1.0).abs() > 0.0 {

@@ -83,6 +83,8 @@ pub struct Keep<'s> {
     sink: &'s mut dyn SampleSink,
     samples: Vec<(f64, Vec<f64>)>,
     stop: Option<FrontEndError>,
+    /// The last accepted step (t, y) when the sink asked to stop there.
+    stopped: Option<(f64, Vec<f64>)>,
 }
 
 impl Observer for Keep<'_> {
@@ -94,7 +96,11 @@ impl Observer for Keep<'_> {
             ));
             return ControlFlow::Break(());
         }
-        self.sink.step(t)
+        let flow = self.sink.step(t);
+        if flow.is_break() {
+            self.stopped = Some((t, y.to_vec()));
+        }
+        flow
     }
     fn sample(&mut self, t: f64, y: &[f64]) {
         self.samples.push((t, y.to_vec()));
@@ -135,6 +141,7 @@ impl<F: Reduced> ReducedFrontEnd<F> {
             sink,
             samples: Vec::new(),
             stop: None,
+            stopped: None,
         };
         let (info, error) = integrate(&mut self.sys, &inner, self.project_every, &mut keep);
         let mut stats = RunStats::from(info);
@@ -142,6 +149,11 @@ impl<F: Reduced> ReducedFrontEnd<F> {
         stats.multiplier_iterations = iters;
         stats.projections = projections;
         stats.integration_seconds = Some(start.elapsed().as_secs_f64());
+        if let Some((t, y)) = keep.stopped.take()
+            && let Ok(state) = self.sys.state_from_y(t, &y)
+        {
+            keep.sink.stopped_at(&state);
+        }
         let mut diverged = keep.stop.take();
         for (t, mut y) in std::mem::take(&mut keep.samples) {
             // dense-output samples lie off the manifold between projected steps:
@@ -231,10 +243,10 @@ impl Reduced for mbs_dca::AlfDca {
 }
 
 impl Reduced for mbs_hdca::Hdca {
-    /// HDCA's joint coordinates are measured from the model's initial configuration;
-    /// runs start there (with the model's initial velocities, zero impulses, eq 6).
-    fn y_from_state(&mut self, _s: &State) -> Result<Vec<f64>, String> {
-        Ok(self.initial_state())
+    /// Joint coordinates and canonical momenta of the given state (the run starts
+    /// there; a state that violates a joint is refused, naming it).
+    fn y_from_state(&mut self, s: &State) -> Result<Vec<f64>, String> {
+        self.state_to_y(s).map_err(|e| e.to_string())
     }
     fn state_from_y(&mut self, t: f64, y: &[f64]) -> Result<State, String> {
         self.to_state(t, y).map_err(|e| e.to_string())
