@@ -20,6 +20,7 @@
 //! | Chiou (`003`): crank-slider, three-link manipulator, bowling ball, spatial four-bar, space crane | [`chiou`] |
 //! | Chiou (`003`): vehicle | [`vehicle`](mod@vehicle) |
 //! | Pękal–Frączek (`004`): McPherson struts | [`mcpherson`] |
+//! | rolling disc on a plane, steady circular or straight rolling (Routh art. 244) | [`rolling_disc`](mod@rolling_disc) |
 //! | generators: chains, loops, ladders, random trees and loops | [`generators`] |
 //!
 //! ```
@@ -42,6 +43,7 @@ pub mod generators;
 pub mod hdca;
 pub mod mcpherson;
 pub mod registry;
+pub mod rolling_disc;
 #[cfg(feature = "proptest")]
 pub mod strategy;
 mod util;
