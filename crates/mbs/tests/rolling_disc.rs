@@ -271,3 +271,30 @@ fn example_file_is_the_builtin() {
     let builtin = rolling_disc(&RollingDiscParams::default()).unwrap();
     assert_eq!(file, builtin);
 }
+
+/// Released from rest tilted, the disc falls; when it lies flat the contact point is
+/// undefined and the run stops with an error naming the joint and ‖zᵢ × zⱼ‖ (not NaN).
+#[test]
+fn a_falling_disc_stops_with_an_error_naming_the_joint() {
+    let model = rolling_disc(&RollingDiscParams::default()).unwrap();
+    let mut parts = model.to_parts();
+    parts.bodies[0].initial.velocity = Vector3::zeros();
+    parts.bodies[0].initial.omega = Vector3::zeros();
+    let model = Model::from_parts(parts).unwrap();
+    let err = Simulation::new(model)
+        .method("lagrange".parse().unwrap())
+        .integrator(IntegratorChoice::Rk45 {
+            rtol: 1e-8,
+            atol: 1e-8,
+        })
+        .t_end(2.0)
+        .run()
+        .unwrap_err();
+    let msg = err.to_string();
+    println!("{msg}");
+    assert!(matches!(err, Error::SimulationFailed(_)), "{err:?}");
+    assert!(
+        msg.contains("joint `rolling`") && msg.contains("flat") && msg.contains("‖zᵢ × zⱼ‖ = "),
+        "{msg}"
+    );
+}
