@@ -33,9 +33,11 @@ pub use mbs_model as model;
 
 pub mod check;
 pub mod compare;
+pub mod conformance;
 pub mod error;
 pub mod frontend;
 pub mod frontends;
+pub mod guard;
 pub mod integrator;
 pub mod measure;
 pub mod method;

@@ -11,6 +11,7 @@ use crate::frontend::{
     FrontEnd, FrontEndError, FrontEndErrorKind, RunSpec, RunStats, SAMPLE_LAYOUT, Sample,
     SampleSink,
 };
+use crate::guard::Guard;
 use crate::integrator::IntegratorChoice;
 use crate::measure::Meter;
 use crate::method::Method;
@@ -81,6 +82,7 @@ pub struct Simulation {
     initial: Option<State>,
     divergence_limit: f64,
     max_steps: usize,
+    guard: bool,
 }
 
 impl Simulation {
@@ -96,6 +98,7 @@ impl Simulation {
             initial: None,
             divergence_limit: 1e8,
             max_steps: crate::frontends::DEFAULT_MAX_STEPS,
+            guard: true,
         }
     }
 
@@ -162,6 +165,17 @@ impl Simulation {
     /// ignore it.
     pub fn max_steps(mut self, steps: usize) -> Self {
         self.max_steps = steps;
+        self
+    }
+
+    /// Turns the wrong-motion energy guard on (the default) or off (see
+    /// [`crate::guard`]): on a model whose energy is conserved, a run whose energy
+    /// drifts beyond what its integrator's accuracy allows stops with a "wrong motion"
+    /// failure. Turn it off only to study such a drift on purpose (e.g. an
+    /// unstabilized formulation's). Passes near singular configurations are recorded
+    /// either way ([`crate::Trajectory::singular_passes`]).
+    pub fn guard(mut self, on: bool) -> Self {
+        self.guard = on;
         self
     }
 
@@ -324,6 +338,7 @@ impl Simulation {
             stopped: None,
             steps: 0,
             step_limit: self.integrator.is_adaptive().then_some(self.max_steps),
+            guard: Guard::new(&self.model, self.integrator, self.guard),
         };
         let start = Instant::now();
         let result = front_end.run(&spec, &mut rec);
@@ -357,6 +372,7 @@ impl Simulation {
         let body_names = std::mem::take(&mut rec.body_names);
         let mut traj = self.trajectory(front_end.name(), body_names, samples, stats, wall_time);
         traj.initial_assembly = assembly;
+        traj.singular_passes = rec.guard.singular_passes();
         if failure.is_none()
             && traj
                 .t
@@ -414,6 +430,7 @@ impl Simulation {
             wall_time,
             failure: None,
             initial_assembly: None,
+            singular_passes: Vec::new(),
         };
         let mut phi_dot_vecs = Vec::with_capacity(n);
         for s in samples {
@@ -469,6 +486,8 @@ struct Recorder<'p, P: FnMut(Progress)> {
     steps: usize,
     /// The step limit of an adaptive integrator (`None`: fixed step).
     step_limit: Option<usize>,
+    /// Watch for a wrong motion (energy guard, singular configurations).
+    guard: Guard,
 }
 
 /// Accepted steps after which [`Recorder`] starts extrapolating the step count (a
@@ -532,6 +551,12 @@ impl<P: FnMut(Progress)> SampleSink for Recorder<'_, P> {
             return;
         }
         if let Some(e) = self.check(&sample.state) {
+            self.diverged = Some(e);
+            return;
+        }
+        if let Some(e) = self.guard.check(&sample.state, self.steps) {
+            // keep the sample that showed it, then stop
+            self.samples.push(sample);
             self.diverged = Some(e);
             return;
         }

@@ -68,6 +68,9 @@ pub struct Trajectory {
     /// How far the initial state was moved onto the constraint manifold, if it was
     /// inconsistent (see [`crate::Simulation::run`]).
     pub initial_assembly: Option<String>,
+    /// Passes near singular configurations of the constraint Jacobian seen at the
+    /// samples (see [`crate::guard`]).
+    pub singular_passes: Vec<crate::guard::SingularPass>,
 }
 
 impl Trajectory {

@@ -41,6 +41,7 @@ pub mod bayo_ledesma;
 pub mod chiou;
 pub mod generators;
 pub mod hdca;
+pub mod iftomm;
 pub mod mcpherson;
 pub mod registry;
 pub mod rolling_disc;

@@ -1,0 +1,288 @@
+//! The facade's watch over a running simulation for a wrong motion that looks right.
+//!
+//! A formulation can finish with small constraint violations and still follow another
+//! motion than the mechanism's: at a singular configuration (where the constraint
+//! Jacobian Φ_q loses rank beyond the model's redundancy) a method without a
+//! mass-orthogonal projection, or with a projection landing on the other branch, can
+//! leave the true motion for another branch of the configuration space, and it still
+//! satisfies Φ = 0 there. Two checks run on every output sample, for every method:
+//!
+//! - **Energy guard** (models whose mechanical energy is conserved: gravity, springs
+//!   without damping or actuation, no drivers, no applied forces or torques): the
+//!   drift |E − E₀| must stay within what the integrator's accuracy allows,
+//!   `ENERGY_FACTOR · tol · S · max(1, √(steps / 1000))` for the adaptive integrators (tol =
+//!   max(rtol, atol)) and `FIXED_STEP_ENERGY_FRACTION · S` for the fixed-step rules,
+//!   with S = max(max T, max V − min V) over the samples so far. A jump to another branch
+//!   through a velocity discontinuity, or a slow drift off the true motion, breaks it;
+//!   the run stops with [`FrontEndErrorKind::Failed`] saying so.
+//! - **Singular-configuration watch**: the singular values of the holonomic Φ_q (in the
+//!   [ṙ, ω'] layout) at the samples; with r the rank at the start, the smallest ratio
+//!   σ_r / σ_max seen, when, and the joints with the largest share of the corresponding
+//!   left singular vector. The energy guard's message names them, and
+//!   [`crate::Trajectory::singular_passes`] reports every pass below
+//!   [`SINGULAR_RATIO`].
+//!
+//! Both are measured at the output samples only, so their cost does not grow with the
+//! number of steps (models of more than [`SVD_BODY_LIMIT`] bodies skip the
+//! singular-configuration watch).
+
+use mbs_constraints::{SystemLayout, Workspace};
+use mbs_model::{ForceElement, Layout, Model, State};
+use nalgebra::DMatrix;
+
+use crate::frontend::FrontEndError;
+use crate::integrator::IntegratorChoice;
+use crate::measure::Meter;
+
+/// Energy drift allowed per unit of tolerance and energy scale (adaptive integrators).
+pub const ENERGY_FACTOR: f64 = 1e2;
+/// Energy drift allowed for the fixed-step rules, as a fraction of the energy scale.
+pub const FIXED_STEP_ENERGY_FRACTION: f64 = 2e-2;
+/// σ_r / σ_max below which a sample counts as (near) a singular configuration.
+pub const SINGULAR_RATIO: f64 = 3e-2;
+/// Largest model (bodies) whose Φ_q singular values are computed at every sample.
+pub const SVD_BODY_LIMIT: usize = 64;
+
+/// A pass near a singular configuration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SingularPass {
+    /// Time of the sample closest to the singular configuration.
+    pub t: f64,
+    /// σ_r / σ_max there (r = the rank of Φ_q at the start).
+    pub ratio: f64,
+    /// The joints (or drivers) with the largest share of the singular direction.
+    pub joints: Vec<String>,
+}
+
+/// Whether the mechanical energy T + V of `model` is conserved by its exact motion:
+/// no drivers, no applied forces or torques, springs without damping or actuators.
+pub fn conserves_energy(model: &Model) -> bool {
+    model.drivers().is_empty()
+        && model.forces().iter().all(|f| match f {
+            ForceElement::PointForce { .. } | ForceElement::Torque { .. } => false,
+            ForceElement::SpringDamper {
+                damping, actuator, ..
+            }
+            | ForceElement::RotationalSpringDamper {
+                damping, actuator, ..
+            } => *damping == 0.0 && actuator.is_zero(),
+            ForceElement::UnilateralSpring { damping, .. } => *damping == 0.0,
+        })
+}
+
+/// The watch of one run.
+#[derive(Debug)]
+pub(crate) struct Guard {
+    meter: Meter,
+    conservative: bool,
+    /// Allowed drift per unit energy scale (before the step factor of adaptive runs).
+    allowed_fraction: f64,
+    adaptive: bool,
+    e0: Option<f64>,
+    t_max: f64,
+    v_min: f64,
+    v_max: f64,
+    singular: Option<SingularWatch>,
+}
+
+impl Guard {
+    /// The watch of a run of `model` with `integrator`; `energy_check` turns the
+    /// energy guard on (the singular-configuration watch always runs).
+    pub(crate) fn new(model: &Model, integrator: IntegratorChoice, energy_check: bool) -> Self {
+        let (adaptive, allowed_fraction) = match integrator {
+            IntegratorChoice::Rk45 { rtol, atol }
+            | IntegratorChoice::Rk23 { rtol, atol }
+            | IntegratorChoice::Adams { rtol, atol } => (true, ENERGY_FACTOR * rtol.max(atol)),
+            _ => (false, FIXED_STEP_ENERGY_FRACTION),
+        };
+        Self {
+            meter: Meter::new(model),
+            conservative: energy_check && conserves_energy(model),
+            allowed_fraction,
+            adaptive,
+            e0: None,
+            t_max: 0.0,
+            v_min: f64::INFINITY,
+            v_max: f64::NEG_INFINITY,
+            singular: (model.n_bodies() <= SVD_BODY_LIMIT && !model.joints().is_empty())
+                .then(|| SingularWatch::new(model)),
+        }
+    }
+
+    /// The passes near singular configurations seen so far.
+    pub(crate) fn singular_passes(&self) -> Vec<SingularPass> {
+        self.singular.as_ref().map_or_else(Vec::new, |w| {
+            w.passes.iter().chain(w.current.iter()).cloned().collect()
+        })
+    }
+
+    /// Checks the sample `s` after `steps` accepted steps; an error if the motion is
+    /// no longer the mechanism's.
+    pub(crate) fn check(&mut self, s: &State, steps: usize) -> Option<FrontEndError> {
+        if let Some(w) = &mut self.singular {
+            w.observe(s);
+        }
+        if !self.conservative {
+            return None;
+        }
+        let m = self.meter.measure(s, None);
+        let e = m.kinetic + m.potential;
+        if !e.is_finite() {
+            return None;
+        }
+        let e0 = *self.e0.get_or_insert(e);
+        self.t_max = self.t_max.max(m.kinetic);
+        self.v_min = self.v_min.min(m.potential);
+        self.v_max = self.v_max.max(m.potential);
+        let scale = self.t_max.max(self.v_max - self.v_min);
+        let step_factor = if self.adaptive {
+            (steps as f64 / 1e3).sqrt().max(1.0)
+        } else {
+            1.0
+        };
+        let allowed = self.allowed_fraction * scale * step_factor;
+        let drift = (e - e0).abs();
+        if scale <= 0.0 || drift <= allowed {
+            return None;
+        }
+        let near = self
+            .singular
+            .as_ref()
+            .and_then(SingularWatch::closest)
+            .map_or_else(String::new, |p| {
+                format!(
+                    "; the motion passed near a singular configuration at t ≈ {:.4} (σ_r/σ_max of Φ_q = {:.1e}, joints {}), where a method can leave the true motion for another branch",
+                    p.t,
+                    p.ratio,
+                    p.joints.join(", ")
+                )
+            });
+        Some(FrontEndError::failed(
+            s.t,
+            format!(
+                "wrong motion: the energy of this conservative model drifted by {drift:.3e} J, more than the {allowed:.3e} J its integrator's accuracy allows (energy scale {scale:.3e} J){near}. The result would not be the mechanism's motion; use a method with mass-orthogonal projections (`lagrange-projection`, `alf-index1`, `alf-dca-proj`) or tighter tolerances"
+            ),
+        ))
+    }
+}
+
+/// Singular values of the holonomic Φ_q at the samples.
+#[derive(Debug)]
+struct SingularWatch {
+    model: Model,
+    sys: SystemLayout,
+    ws: Workspace,
+    jac: DMatrix<f64>,
+    names: Vec<String>,
+    /// Rank at the first sample.
+    rank: Option<usize>,
+    /// Passes below [`SINGULAR_RATIO`] (one per excursion, at its deepest sample).
+    passes: Vec<SingularPass>,
+    /// The deepest sample of the current excursion below the ratio.
+    current: Option<SingularPass>,
+    /// The smallest ratio seen at all.
+    smallest: Option<SingularPass>,
+}
+
+impl SingularWatch {
+    fn new(model: &Model) -> Self {
+        let sys = SystemLayout::new(model, Layout::EulerParamsOmega);
+        let ws = Workspace::new(&sys);
+        let nh = sys.n_holonomic();
+        let names = (0..nh)
+            .map(|r| {
+                sys.source_of_row(r)
+                    .map_or_else(|| format!("row {r}"), |src| sys.source_name(model, src))
+            })
+            .collect();
+        let jac = DMatrix::zeros(sys.n_rows(), sys.n_v());
+        Self {
+            model: model.clone(),
+            sys,
+            ws,
+            jac,
+            names,
+            rank: None,
+            passes: Vec::new(),
+            current: None,
+            smallest: None,
+        }
+    }
+
+    fn observe(&mut self, s: &State) {
+        let Some(jac) = self.holonomic_jacobian(s) else {
+            return;
+        };
+        let svd = jac.svd(true, false);
+        let sv = &svd.singular_values;
+        let smax = sv.max();
+        if !(smax > 0.0 && smax.is_finite()) {
+            return;
+        }
+        let mut order: Vec<usize> = (0..sv.len()).collect();
+        order.sort_by(|a, b| sv[*b].total_cmp(&sv[*a]));
+        let rank = *self
+            .rank
+            .get_or_insert_with(|| sv.iter().filter(|x| **x > 1e-9 * smax).count());
+        if rank == 0 || rank > order.len() {
+            return;
+        }
+        let k = order[rank - 1];
+        let ratio = sv[k] / smax;
+        let pass = || {
+            let u = svd.u.as_ref().map(|u| u.column(k).into_owned());
+            let mut share: Vec<(f64, &str)> = u
+                .map(|u| {
+                    u.iter()
+                        .zip(&self.names)
+                        .map(|(x, n)| (x * x, n.as_str()))
+                        .collect()
+                })
+                .unwrap_or_default();
+            share.sort_by(|a, b| b.0.total_cmp(&a.0));
+            let mut joints: Vec<String> = Vec::new();
+            for (w, n) in share {
+                if w < 0.05 || joints.len() >= 4 {
+                    break;
+                }
+                if !joints.iter().any(|j| j == n) {
+                    joints.push(n.to_string());
+                }
+            }
+            SingularPass {
+                t: s.t,
+                ratio,
+                joints,
+            }
+        };
+        if self.smallest.as_ref().is_none_or(|p| ratio < p.ratio) {
+            self.smallest = Some(pass());
+        }
+        if ratio < SINGULAR_RATIO {
+            if self.current.as_ref().is_none_or(|p| ratio < p.ratio) {
+                self.current = Some(pass());
+            }
+        } else if let Some(p) = self.current.take() {
+            self.passes.push(p);
+        }
+    }
+
+    /// Φ_q (holonomic rows) at `s`, or `None` where it cannot be evaluated.
+    fn holonomic_jacobian(&mut self, s: &State) -> Option<DMatrix<f64>> {
+        let s = s.to_layout(Layout::EulerParamsOmega);
+        self.ws
+            .evaluate_constraints(&self.model, &self.sys, &s)
+            .ok()?;
+        self.ws.phi_q_dense(&self.sys, &mut self.jac).ok()?;
+        Some(self.jac.rows(0, self.sys.n_holonomic()).into_owned())
+    }
+
+    /// The closest approach to a singular configuration so far, if below the ratio.
+    fn closest(&self) -> Option<SingularPass> {
+        self.passes
+            .iter()
+            .chain(self.current.iter())
+            .min_by(|a, b| a.ratio.total_cmp(&b.ratio))
+            .cloned()
+    }
+}
