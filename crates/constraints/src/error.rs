@@ -28,6 +28,19 @@ pub enum ConstraintError {
         /// ‖p‖.
         norm: f64,
     },
+    /// A joint whose equations are undefined at the state (a rolling disc lying flat
+    /// on its plane).
+    #[error("joint `{joint}`: {reason} ({quantity} = {value:e})")]
+    DegenerateJoint {
+        /// Joint name.
+        joint: String,
+        /// Why the equations are undefined.
+        reason: &'static str,
+        /// The quantity that is out of range.
+        quantity: &'static str,
+        /// Its value.
+        value: f64,
+    },
     /// The state's time is NaN or infinite.
     #[error("state time is not finite: {t}")]
     NonFiniteTime {

@@ -115,7 +115,7 @@ impl Workspace {
                     let j = model.joint(id);
                     let m =
                         MarkerPair::new(model, &self.frames, &self.ground, j.marker_i, j.marker_j);
-                    evaluate_joint(j, &m, block);
+                    evaluate_joint(j, &m, block)?;
                 }
                 ConstraintSource::Driver(id) => {
                     evaluate_driver(

@@ -27,6 +27,7 @@ enum Case {
     Rigid,
     Distance,
     Rolling,
+    RollingDisc,
     SinePath,
     DriveAngle,
     DriveTranslation,
@@ -56,7 +57,7 @@ fn build(case: Case, d: &mut Draw) -> (Model, usize) {
     let b0 = b.body("b0", 1.0, Matrix3::identity());
     let b1 = b.body("b1", 2.0, Matrix3::identity());
     let config = match case {
-        Case::Rolling => 1,
+        Case::Rolling | Case::RollingDisc => 1,
         Case::DrivePoint => 0,
         _ => d.choose(3),
     };
@@ -79,6 +80,9 @@ fn build(case: Case, d: &mut Draw) -> (Model, usize) {
             length: d.range(0.1, 2.0),
         },
         Case::Rolling => JointKind::RollingSphere {
+            radius: d.range(0.1, 1.1),
+        },
+        Case::RollingDisc => JointKind::RollingDisc {
             radius: d.range(0.1, 1.1),
         },
         Case::SinePath => JointKind::SinePath {
@@ -129,6 +133,16 @@ fn check(case: Case, layout: Layout, draws: Vec<f64>) -> Result<(), TestCaseErro
     let sys = SystemLayout::new(&model, layout);
     let mut ws = Workspace::new(&sys);
     let state = random_state(&mut d, layout, 2);
+    if let Case::RollingDisc = case {
+        // random disc poses away from the flat case (axis ∥ plane normal), where the
+        // contact point is undefined: ‖zᵢ × zⱼ‖ ≥ 0.3
+        ws.update_frames(&model, &sys, &state).expect("frames");
+        let axis = |m: usize| {
+            let mk = &model.markers()[m];
+            ws.frame(mk.body).a * mk.orientation.column(2)
+        };
+        prop_assume!(axis(0).cross(&axis(1)).norm() > 0.3);
+    }
     let blk = eval(&model, &sys, &mut ws, &state, k);
     let e = sys.entries()[k];
     let (nh, rows) = (e.n_holonomic, e.rows());
@@ -266,6 +280,7 @@ fd_tests! {
     rigid => Case::Rigid,
     distance => Case::Distance,
     rolling_sphere => Case::Rolling,
+    rolling_disc => Case::RollingDisc,
     sine_path => Case::SinePath,
     driver_joint_angle => Case::DriveAngle,
     driver_joint_translation => Case::DriveTranslation,

@@ -24,6 +24,8 @@
 //! | Chiou 1990: crank-slider, three-link manipulator, bowling ball, spatial four-bar, space crane | [`chiou`] |
 //! | Chiou 1990: vehicle | [`vehicle`](mod@vehicle) |
 //! | Pękal & Frączek: McPherson struts | [`mcpherson`] |
+//! | rolling disc on a plane, steady circular or straight rolling (Routh art. 244) | [`rolling_disc`](mod@rolling_disc) |
+//! | IFToMM benchmark A02: N-four-bar with its exact motion | [`iftomm`] |
 //! | generators: chains, loops, ladders, random trees and loops | [`generators`] |
 //!
 //! ```
@@ -47,6 +49,7 @@ pub mod hdca;
 pub mod iftomm;
 pub mod mcpherson;
 pub mod registry;
+pub mod rolling_disc;
 #[cfg(feature = "proptest")]
 pub mod strategy;
 mod util;

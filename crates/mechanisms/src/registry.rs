@@ -16,6 +16,7 @@ use crate::chiou::{
 };
 use crate::hdca::{HdcaParams, hdca_case1, hdca_case2, hdca_case3};
 use crate::mcpherson::{McPhersonParams, mcpherson_overconstrained, mcpherson_simplified};
+use crate::rolling_disc::{RollingDiscParams, rolling_disc};
 use crate::vehicle::{VehicleParams, vehicle};
 
 /// Mobility figures of a mechanism at its initial state.
@@ -86,6 +87,8 @@ pub enum Mechanism {
     McPhersonSimplified,
     /// Pękal–Frączek, Fig 1b.
     McPhersonOverconstrained,
+    /// Thin disc rolling without slip in steady circular motion (Routh art. 244).
+    RollingDisc,
 }
 
 /// One entry of the registry.
@@ -123,7 +126,7 @@ macro_rules! reference {
     };
 }
 
-static BUILTIN: [BuiltIn; 22] = [
+static BUILTIN: [BuiltIn; 23] = [
     BuiltIn {
         mechanism: Mechanism::FiveBar,
         name: "five-bar",
@@ -300,6 +303,14 @@ static BUILTIN: [BuiltIn; 22] = [
         mobility: Mobility::new(-1, 4, 5),
         build: || mcpherson_overconstrained(&McPhersonParams::default()),
     },
+    BuiltIn {
+        mechanism: Mechanism::RollingDisc,
+        name: "rolling-disc",
+        description: "thin disc rolling without slip, steady circle R₀ = 1 m, tilt 0.3 rad",
+        reference: "Routh, Advanced Rigid Dynamics, art. 244; McDonald & McDonald 2000 (arXiv:physics/0008227), sec 2.2",
+        mobility: Mobility::new(5, 5, 0),
+        build: || rolling_disc(&RollingDiscParams::default()),
+    },
 ];
 
 /// Every built-in mechanism with its name, description, reference and builder, in the
@@ -393,6 +404,6 @@ mod tests {
             assert_eq!(Mechanism::from_name(b.name), Some(b.mechanism));
             assert_eq!(b.mechanism.info().name, b.name);
         }
-        assert_eq!(Mechanism::all().count(), 22);
+        assert_eq!(Mechanism::all().count(), 23);
     }
 }

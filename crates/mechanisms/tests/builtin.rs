@@ -74,6 +74,47 @@ fn bowling_ball_has_two_velocity_freedoms() {
     }
 }
 
+#[test]
+fn rolling_disc_has_three_velocity_freedoms() {
+    let model = (mbs_mechanisms::find("rolling-disc").unwrap().build)().unwrap();
+    let state = State::initial(&model, Layout::EulerParamsOmega);
+    let m = mbs_constraints::mobility(&model, &state, 1e-9).unwrap();
+    assert_eq!(m.velocity_dof, 3);
+    assert_eq!(model.topology().grubler_velocity_mobility(), 3);
+}
+
+/// Bad parameters of the rolling disc are errors naming the parameter and the value.
+#[test]
+fn rolling_disc_rejects_bad_parameters() {
+    use mbs_mechanisms::rolling_disc::{DiscMotion, RollingDiscParams, rolling_disc};
+    for (motion, needles) in [
+        (
+            DiscMotion::Circle {
+                tilt: 0.0,
+                circle_radius: 1.0,
+            },
+            ["tilt", "got 0"],
+        ),
+        (
+            DiscMotion::Circle {
+                tilt: 0.3,
+                circle_radius: -1.0,
+            },
+            ["circle_radius", "got -1"],
+        ),
+        (DiscMotion::Straight { speed: f64::NAN }, ["speed", "NaN"]),
+    ] {
+        let p = RollingDiscParams {
+            motion,
+            ..RollingDiscParams::default()
+        };
+        let msg = rolling_disc(&p).unwrap_err().to_string();
+        for n in needles.iter().chain(&["rolling-disc"]) {
+            assert!(msg.contains(n), "{msg:?} lacks {n:?}");
+        }
+    }
+}
+
 /// The consistency check is not vacuous: a wrong initial velocity or pose is caught.
 #[test]
 fn inconsistent_initial_states_are_detected() {

@@ -15,6 +15,7 @@
 //! | rigid (sec 4.6) | d = 0, zⱼ·xᵢ = zⱼ·yᵢ = yⱼ·xᵢ = 0 | 6 | none |
 //! | distance | dᵀd − L² = 0 | 1 | 5 |
 //! | rolling sphere (sec 7.4) | zⱼ·(Pᵢ − Pⱼ) − a = 0 and contact-point velocity along xⱼ, yⱼ zero (nonholonomic) | 1 + 2 | rolling |
+//! | rolling disc | zⱼ·(Pᵢ − Pⱼ) − a √(1 − (zᵢ·zⱼ)²) = 0 and contact-point velocity along the two tangents of the plane zero (nonholonomic) | 1 + 2 | rolling |
 //! | sine path (sec 7.4) | Pᵢ in marker j's frame: y − A sin(k x) = 0 | 1 | |
 
 use serde::{Deserialize, Serialize};
@@ -49,6 +50,15 @@ pub enum JointKind {
         /// Sphere radius a > 0.
         radius: f64,
     },
+    /// A thin disc (wheel) of radius `radius`, centred at marker i with its symmetry
+    /// axis along zᵢ, rolls on its rim without slip on the plane through marker j's
+    /// origin with normal zⱼ (marker j must be on ground). One holonomic row (centre
+    /// height) and two nonholonomic rows (no slip); undefined when the disc lies flat
+    /// (zᵢ ∥ zⱼ).
+    RollingDisc {
+        /// Disc radius a > 0.
+        radius: f64,
+    },
     /// Marker i's origin, expressed in marker j's frame, stays on y = A sin(k x).
     SinePath {
         /// Amplitude A.
@@ -70,6 +80,7 @@ impl JointKind {
             JointKind::Rigid => 6,
             JointKind::Distance { .. } => 1,
             JointKind::RollingSphere { .. } => 1,
+            JointKind::RollingDisc { .. } => 1,
             JointKind::SinePath { .. } => 1,
         }
     }
@@ -77,7 +88,7 @@ impl JointKind {
     /// Number of nonholonomic (velocity-level only) equations.
     pub fn nonholonomic_rows(&self) -> usize {
         match self {
-            JointKind::RollingSphere { .. } => 2,
+            JointKind::RollingSphere { .. } | JointKind::RollingDisc { .. } => 2,
             _ => 0,
         }
     }
@@ -98,6 +109,7 @@ impl JointKind {
             JointKind::Rigid => "rigid",
             JointKind::Distance { .. } => "distance",
             JointKind::RollingSphere { .. } => "rolling_sphere",
+            JointKind::RollingDisc { .. } => "rolling_disc",
             JointKind::SinePath { .. } => "sine_path",
         }
     }

@@ -223,21 +223,8 @@ fn validate_joint(parts: &ModelParts, j: &crate::joint::Joint) -> Result<(), Mod
         JointKind::Distance { length } => {
             parameter(&element, "length", "positive", length, length > 0.0)?
         }
-        JointKind::RollingSphere { radius } => {
-            parameter(&element, "radius", "positive", radius, radius > 0.0)?;
-            if bj != BodyRef::Ground {
-                return Err(ModelError::Unsupported {
-                    element,
-                    reason: "a rolling sphere needs its plane marker (marker j) on ground".into(),
-                });
-            }
-            if bi == BodyRef::Ground {
-                return Err(ModelError::Unsupported {
-                    element,
-                    reason: "the rolling sphere (marker i) must be on a moving body".into(),
-                });
-            }
-        }
+        JointKind::RollingSphere { radius } => rolling_contact(&element, "sphere", radius, bi, bj)?,
+        JointKind::RollingDisc { radius } => rolling_contact(&element, "disc", radius, bi, bj)?,
         JointKind::SinePath {
             amplitude,
             wavenumber,
@@ -246,6 +233,31 @@ fn validate_joint(parts: &ModelParts, j: &crate::joint::Joint) -> Result<(), Mod
             parameter(&element, "wavenumber", "finite", wavenumber, true)?;
         }
         _ => {}
+    }
+    Ok(())
+}
+
+/// A rolling contact (sphere or disc at marker i on the plane of marker j): positive
+/// radius, plane on ground, rolling body moving.
+fn rolling_contact(
+    element: &str,
+    what: &str,
+    radius: f64,
+    bi: BodyRef,
+    bj: BodyRef,
+) -> Result<(), ModelError> {
+    parameter(element, "radius", "positive", radius, radius > 0.0)?;
+    if bj != BodyRef::Ground {
+        return Err(ModelError::Unsupported {
+            element: element.to_string(),
+            reason: format!("a rolling {what} needs its plane marker (marker j) on ground"),
+        });
+    }
+    if bi == BodyRef::Ground {
+        return Err(ModelError::Unsupported {
+            element: element.to_string(),
+            reason: format!("the rolling {what} (marker i) must be on a moving body"),
+        });
     }
     Ok(())
 }

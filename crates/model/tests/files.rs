@@ -199,6 +199,14 @@ fn everything_model() -> Model {
         Vector3::z(),
     );
     b.joint_at(
+        "wheel",
+        JointKind::RollingDisc { radius: 0.3 },
+        body(4),
+        g,
+        Vector3::new(0.0, 0.1, 0.0),
+        Vector3::y(),
+    );
+    b.joint_at(
         "sine",
         JointKind::SinePath {
             amplitude: 0.25,

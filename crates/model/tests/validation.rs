@@ -349,6 +349,14 @@ fn bad_joint_parameters() {
             ["radius", "positive", "got 0"],
         ),
         (
+            JointKind::RollingDisc { radius: -0.25 },
+            ["radius", "positive", "got -0.25"],
+        ),
+        (
+            JointKind::RollingDisc { radius: f64::NAN },
+            ["radius", "positive", "NaN"],
+        ),
+        (
             JointKind::SinePath {
                 amplitude: f64::NAN,
                 wavenumber: 1.0,
@@ -387,6 +395,27 @@ fn bad_joint_parameters() {
         Vector3::z(),
     );
     expect_err(b.build(), &["joint `roll`", "on ground"]);
+    // so does a rolling disc, and the disc must move
+    let (mut b, l1, l2) = pendulum();
+    b.joint_at(
+        "wheel",
+        JointKind::RollingDisc { radius: 0.1 },
+        BodyRef::Body(l1),
+        BodyRef::Body(l2),
+        Vector3::x(),
+        Vector3::z(),
+    );
+    expect_err(b.build(), &["joint `wheel`", "rolling disc", "on ground"]);
+    let (mut b, l1, _) = pendulum();
+    b.joint_at(
+        "wheel",
+        JointKind::RollingDisc { radius: 0.1 },
+        BodyRef::Ground,
+        BodyRef::Body(l1),
+        Vector3::x(),
+        Vector3::z(),
+    );
+    expect_err(b.build(), &["joint `wheel`", "rolling disc", "on ground"]);
 }
 
 #[test]

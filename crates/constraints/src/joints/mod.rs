@@ -12,6 +12,7 @@
 //! | rigid (4.6.1, holonomic form) | d = 0, zⱼ·xᵢ = zⱼ·yᵢ = yⱼ·xᵢ = 0 | point, 3 × dot-1 |
 //! | distance | dᵀd − L² = 0 | distance |
 //! | rolling sphere (sec 7.4) | see [`rolling`] | dot-2 + no-slip rows |
+//! | rolling disc | see [`rolling_disc`] | dot-2, chain rule on dot-1 + no-slip rows |
 //! | sine path (eq 7.4.9) | see [`sine_path`] | chain rule on two dot-2 |
 //!
 //! The thesis writes the rigid joint's rotational part at velocity level
@@ -19,11 +20,13 @@
 //! position level and the row count (6) is the same.
 
 pub mod rolling;
+pub mod rolling_disc;
 pub mod sine_path;
 
 use mbs_model::{BodyRef, Joint, JointKind, Marker, Model};
 
 use crate::block::ConstraintBlock;
+use crate::error::ConstraintError;
 use crate::frame::{BodyFrame, frame_of};
 use crate::primitives::{
     Kin3, Slot, distance, dot1, dot2, marker_axis, marker_point, point_coincidence, separation,
@@ -94,7 +97,14 @@ const Z: usize = 2;
 
 /// Evaluates the equations of `joint` into `block` (shape set by the caller:
 /// `kind.rows()` rows, `kind.holonomic_rows()` holonomic).
-pub fn evaluate_joint(joint: &Joint, m: &MarkerPair<'_>, block: &mut ConstraintBlock) {
+///
+/// Fails only where a joint's equations are undefined at the state (a rolling disc
+/// lying flat), with an error naming the joint and the offending value.
+pub fn evaluate_joint(
+    joint: &Joint,
+    m: &MarkerPair<'_>,
+    block: &mut ConstraintBlock,
+) -> Result<(), ConstraintError> {
     match joint.kind {
         JointKind::Spherical => block.set_rows(0, &point_coincidence(&m.pi(), &m.pj())),
         JointKind::Universal => {
@@ -126,9 +136,13 @@ pub fn evaluate_joint(joint: &Joint, m: &MarkerPair<'_>, block: &mut ConstraintB
         }
         JointKind::Distance { length } => block.set_rows(0, &distance(&m.d(), length)),
         JointKind::RollingSphere { radius } => rolling::evaluate(m, radius, block),
+        JointKind::RollingDisc { radius } => {
+            return rolling_disc::evaluate(&joint.name, m, radius, block);
+        }
         JointKind::SinePath {
             amplitude,
             wavenumber,
         } => sine_path::evaluate(m, amplitude, wavenumber, block),
     }
+    Ok(())
 }

@@ -383,6 +383,17 @@ fn joint_from_spec(j: &JointSpec) -> (&str, &str, &str, JointKind) {
             marker_j,
             JointKind::RollingSphere { radius: *radius },
         ),
+        S::RollingDisc {
+            name,
+            marker_i,
+            marker_j,
+            radius,
+        } => (
+            name,
+            marker_i,
+            marker_j,
+            JointKind::RollingDisc { radius: *radius },
+        ),
         S::SinePath {
             name,
             marker_i,
@@ -574,6 +585,12 @@ fn joint_to_spec(j: &Joint, marker_i: String, marker_j: String) -> JointSpec {
             length,
         },
         JointKind::RollingSphere { radius } => JointSpec::RollingSphere {
+            name,
+            marker_i,
+            marker_j,
+            radius,
+        },
+        JointKind::RollingDisc { radius } => JointSpec::RollingDisc {
             name,
             marker_i,
             marker_j,

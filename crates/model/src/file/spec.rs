@@ -130,6 +130,12 @@ pub(crate) enum JointSpec {
         marker_j: String,
         radius: f64,
     },
+    RollingDisc {
+        name: String,
+        marker_i: String,
+        marker_j: String,
+        radius: f64,
+    },
     SinePath {
         name: String,
         marker_i: String,
