@@ -99,7 +99,9 @@ impl Kind {
             JointKind::Rigid => Kind::Rigid,
             JointKind::Universal => Kind::Universal,
             JointKind::Distance { .. } => Kind::Distance,
-            JointKind::RollingSphere { .. } | JointKind::SinePath { .. } => return None,
+            JointKind::RollingSphere { .. }
+            | JointKind::RollingDisc { .. }
+            | JointKind::SinePath { .. } => return None,
         })
     }
     /// Degrees of freedom n_f (columns of H).
@@ -418,10 +420,10 @@ pub(crate) fn check_kind(model: &Model, j: JointId, tree: bool) -> Result<Kind, 
         joint: jt.name.clone(),
         kind: jt.kind.label(),
         why: match (&jt.kind, tree) {
-            (JointKind::RollingSphere { .. }, true) => {
+            (JointKind::RollingSphere { .. } | JointKind::RollingDisc { .. }, true) => {
                 "its no-slip rows are nonholonomic: a tree joint needs joint coordinates q whose rates are the quasi-velocities Hᵀ ΔV (eq 10), and rolling has none"
             }
-            (JointKind::RollingSphere { .. }, false) => {
+            (JointKind::RollingSphere { .. } | JointKind::RollingDisc { .. }, false) => {
                 "its contact point moves over both bodies: the cut-joint closure Dᵀ ΔV = 0 (eq 24) needs constrained directions D at a point fixed in the plus body"
             }
             (_, true) => {
