@@ -163,9 +163,10 @@ impl AlfAccelerations {
             }
             last = info.change;
         }
-        if !info.converged && p.max_iter > 2 {
+        if !info.converged && p.max_iter > 2 && p.tol > 0.0 {
             // the limit of the iteration, directly (an exact solve, not an error);
-            // a cap of 1 or 2 iterations asks for the penalty formulation itself
+            // a cap of 1 or 2 iterations asks for the penalty formulation itself, and
+            // tol = 0 for exactly `max_iter` iterations (the papers' fixed counts)
             self.direct.solve(t, sys, v.as_slice(), &mut self.prev)?;
             self.lambda.copy_from(&self.direct.multipliers());
             info.direct = true;

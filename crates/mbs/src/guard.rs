@@ -10,8 +10,8 @@
 //! - **Energy guard** (models whose mechanical energy is conserved: gravity, springs
 //!   without damping or actuation, no drivers, no applied forces or torques): the
 //!   drift |E − E₀| must stay within what the integrator's accuracy allows,
-//!   `ENERGY_FACTOR · tol · S · max(1, √(steps / 1000))` for the adaptive integrators (tol =
-//!   max(rtol, atol)) and `FIXED_STEP_ENERGY_FRACTION · S` for the fixed-step rules,
+//!   `max(ENERGY_FACTOR · tol · max(1, √(steps / 1000)), ENERGY_FLOOR) · S` for the adaptive
+//!   integrators (tol = max(rtol, atol)) and `FIXED_STEP_ENERGY_FRACTION · S` for the fixed-step rules,
 //!   with S = max(max T, max V − min V) over the samples so far. A jump to another branch
 //!   through a velocity discontinuity, or a slow drift off the true motion, breaks it;
 //!   the run stops with [`FrontEndErrorKind::Failed`] saying so.
@@ -21,6 +21,11 @@
 //!   left singular vector. The energy guard's message names them, and
 //!   [`crate::Trajectory::singular_passes`] reports every pass below
 //!   [`SINGULAR_RATIO`].
+//!
+//! - **Constraint guard** (every model): a holonomic violation ‖Φ‖ beyond
+//!   `PHI_FRACTION` of the mechanism's length scale (the largest distance of a marker
+//!   from its body's centre of mass) means the bodies no longer form the mechanism (a
+//!   penalty too soft for the masses, a drift without stabilization); the run stops.
 //!
 //! Both are measured at the output samples only, so their cost does not grow with the
 //! number of steps (models of more than [`SVD_BODY_LIMIT`] bodies skip the
@@ -35,9 +40,14 @@ use crate::integrator::IntegratorChoice;
 use crate::measure::Meter;
 
 /// Energy drift allowed per unit of tolerance and energy scale (adaptive integrators).
-pub const ENERGY_FACTOR: f64 = 1e2;
+pub const ENERGY_FACTOR: f64 = 1e3;
+/// Smallest energy drift allowed (adaptive integrators), as a fraction of the energy
+/// scale: below it the drift is round-off and accumulated error, not a jump.
+pub const ENERGY_FLOOR: f64 = 1e-7;
 /// Energy drift allowed for the fixed-step rules, as a fraction of the energy scale.
 pub const FIXED_STEP_ENERGY_FRACTION: f64 = 2e-2;
+/// Constraint violation ‖Φ‖ allowed, as a fraction of the mechanism's length scale.
+pub const PHI_FRACTION: f64 = 1e-2;
 /// σ_r / σ_max below which a sample counts as (near) a singular configuration.
 pub const SINGULAR_RATIO: f64 = 3e-2;
 /// Largest model (bodies) whose Φ_q singular values are computed at every sample.
@@ -83,6 +93,10 @@ pub(crate) struct Guard {
     v_min: f64,
     v_max: f64,
     singular: Option<SingularWatch>,
+    /// Largest distance of a marker from its body's centre of mass.
+    length: f64,
+    /// Whether the guards (energy, constraints) stop a run; off: watch only.
+    enforce: bool,
 }
 
 impl Guard {
@@ -97,7 +111,14 @@ impl Guard {
         };
         Self {
             meter: Meter::new(model),
-            conservative: energy_check && conserves_energy(model),
+            conservative: conserves_energy(model),
+            enforce: energy_check,
+            length: model
+                .markers()
+                .iter()
+                .filter(|m| !matches!(m.body, mbs_model::BodyRef::Ground))
+                .map(|m| m.position.norm())
+                .fold(0.0, f64::max),
             allowed_fraction,
             adaptive,
             e0: None,
@@ -122,10 +143,22 @@ impl Guard {
         if let Some(w) = &mut self.singular {
             w.observe(s);
         }
-        if !self.conservative {
+        if !self.enforce {
             return None;
         }
         let m = self.meter.measure(s, None);
+        if self.length > 0.0 && m.phi > PHI_FRACTION * self.length {
+            return Some(FrontEndError::failed(
+                s.t,
+                format!(
+                    "wrong motion: the constraints are violated by ‖Φ‖ = {:.3e}, more than {PHI_FRACTION} of the mechanism's size ({:.3e} m): the bodies no longer form the mechanism (a penalty too soft for these masses, or a drift without stabilization); use a method with projections or a stiffer penalty",
+                    m.phi, self.length
+                ),
+            ));
+        }
+        if !self.conservative {
+            return None;
+        }
         let e = m.kinetic + m.potential;
         if !e.is_finite() {
             return None;
@@ -140,7 +173,12 @@ impl Guard {
         } else {
             1.0
         };
-        let allowed = self.allowed_fraction * scale * step_factor;
+        let fraction = if self.adaptive {
+            (self.allowed_fraction * step_factor).max(ENERGY_FLOOR)
+        } else {
+            self.allowed_fraction
+        };
+        let allowed = fraction * scale;
         let drift = (e - e0).abs();
         if scale <= 0.0 || drift <= allowed {
             return None;

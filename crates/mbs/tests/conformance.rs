@@ -136,14 +136,15 @@ fn n_four_bar_exact_motion_is_the_accurate_run() {
     assert!(state_error(&other, &exact) > 1e-2);
 }
 
-/// The guard: an unstabilized Lagrange run that leaves the four-bar's motion at its
-/// singular configuration stops with a "wrong motion" error naming the singular pass;
-/// with the guard off it finishes (the motion it computes is not the mechanism's).
+/// The guard: an ALF-DCA run without projections that leaves the
+/// four-bar's motion at its singular configuration stops with a "wrong motion" error
+/// naming the singular pass; with the guard off it finishes (the motion it computes is
+/// not the mechanism's).
 #[test]
 fn energy_guard_stops_a_wrong_motion_and_names_the_singular_configuration() {
     let model = model_file("n_four_bar.toml");
     let sim = mbs::Simulation::new(model)
-        .method("lagrange".parse().unwrap())
+        .method("alf-dca".parse().unwrap())
         .integrator(mbs::IntegratorChoice::Rk45 {
             rtol: 1e-8,
             atol: 1e-8,

@@ -267,7 +267,15 @@ fn singular_four_bar_stops_promptly_when_the_step_collapses() {
         })
         .t_end(10.0)
         .samples(200);
-    let result = sim.run();
+    // with the wrong-motion guard on, hdca's error (which grows about ×5 at each
+    // singular crossing) stops it first, as a wrong motion
+    let guarded = sim
+        .run()
+        .expect_err("hdca drifts off the exact motion")
+        .to_string();
+    assert!(guarded.contains("wrong motion"), "{guarded}");
+    // the step-size collapse is what stops it without the guard
+    let result = sim.guard(false).run();
     let (traj, msg, t_fail, steps) = match result {
         Ok(traj) => {
             let steps = traj.stats.accepted_steps;
