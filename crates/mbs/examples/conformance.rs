@@ -15,6 +15,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let t_end: f64 = t_end.parse()?;
         let mut case = Case::new(path, model, t_end, tol.parse()?, h.parse()?);
         case.guard = std::env::var_os("MBS_NO_GUARD").is_none();
+        if path.contains("andrews") {
+            // millisecond time scale, as in tests/conformance.rs
+            let tol = 1e3 * (case.h / 1e-3).powi(2);
+            case = case.with_fixed_step_tol(tol);
+        }
         if path.ends_with("n_four_bar.toml") {
             let exact = mbs::mechanisms::iftomm::NFourBar::default().exact_state(t_end);
             case = case.with_exact_end(exact);

@@ -221,7 +221,7 @@ pub fn reference(case: &Case) -> Result<State, Error> {
 /// The most accurate run of a case: `lagrange-projection`, RK45 at
 /// `min(tol / 100, 1e-12)`, ending at `case.t_end`.
 pub fn accurate_run(case: &Case) -> Result<State, Error> {
-    let tol = (case.tol / 100.0).max(1e-13).min(1e-12);
+    let tol = (case.tol / 100.0).clamp(1e-13, 1e-12);
     let traj = case
         .simulation(
             Method::from_name("lagrange-projection")?,
