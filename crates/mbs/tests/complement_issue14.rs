@@ -92,19 +92,9 @@ fn bricard_keeps_its_energy_with_every_variant_and_stabilization() {
 /// The exact crank angle θ(t) of the N-four-bar (3 θ̈ = −3.5 g cos θ, θ(0) = π/2,
 /// θ̇(0) = −1) by classical RK4 with a step of 1e-4 (error ≪ 1e-9).
 fn exact_theta(t_end: f64) -> f64 {
-    let f = |th: f64| -3.5 * 9.81 * th.cos() / 3.0;
-    let (mut th, mut w) = (std::f64::consts::FRAC_PI_2, -1.0);
-    let n = (t_end / 1e-4).round() as usize;
-    let h = t_end / n as f64;
-    for _ in 0..n {
-        let (k1t, k1w) = (w, f(th));
-        let (k2t, k2w) = (w + 0.5 * h * k1w, f(th + 0.5 * h * k1t));
-        let (k3t, k3w) = (w + 0.5 * h * k2w, f(th + 0.5 * h * k2t));
-        let (k4t, k4w) = (w + h * k3w, f(th + h * k3t));
-        th += h / 6.0 * (k1t + 2.0 * k2t + 2.0 * k3t + k4t);
-        w += h / 6.0 * (k1w + 2.0 * k2w + 2.0 * k3w + k4w);
-    }
-    th
+    mbs::mechanisms::iftomm::NFourBar::default()
+        .crank_angle(t_end)
+        .0
 }
 
 /// Right branch, or a named stop at the first crossing (t ≈ 0.714 s).

@@ -242,19 +242,9 @@ fn n_four_bar() -> Simulation {
 /// ((N+1)/3 + N) θ̈ = −g ((N+1)/2 + N) cos θ, θ(0) = π/2, θ̇(0) = −1 (N = 2:
 /// 3 θ̈ = −3.5 g cos θ), by classical Runge–Kutta at a step of 1e-4 (error ≈ 1e-13).
 fn n_four_bar_angle(t: f64) -> f64 {
-    let f = |th: f64| -3.5 * 9.81 * th.cos() / 3.0;
-    let (mut th, mut w) = (std::f64::consts::FRAC_PI_2, -1.0);
-    let n = (t / 1e-4).ceil().max(1.0) as usize;
-    let h = t / n as f64;
-    for _ in 0..n {
-        let (k1t, k1w) = (w, f(th));
-        let (k2t, k2w) = (w + 0.5 * h * k1w, f(th + 0.5 * h * k1t));
-        let (k3t, k3w) = (w + 0.5 * h * k2w, f(th + 0.5 * h * k2t));
-        let (k4t, k4w) = (w + h * k3w, f(th + h * k3t));
-        th += h / 6.0 * (k1t + 2.0 * k2t + 2.0 * k3t + k4t);
-        w += h / 6.0 * (k1w + 2.0 * k2w + 2.0 * k3w + k4w);
-    }
-    th
+    mbs::mechanisms::iftomm::NFourBar::default()
+        .crank_angle(t)
+        .0
 }
 
 #[test]
