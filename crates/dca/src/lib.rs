@@ -74,6 +74,7 @@ mod dense;
 pub mod disassembly;
 pub mod error;
 pub mod handles;
+pub mod method;
 pub mod params;
 pub mod projection;
 pub mod system;

@@ -81,6 +81,7 @@
 pub mod error;
 pub mod hdca;
 pub mod joint;
+pub mod method;
 pub mod params;
 pub mod report;
 

@@ -142,13 +142,18 @@ impl fmt::Display for Integration {
 /// for the formulations whose papers use only adaptive integrators (ALF-DCA, HDCA, the
 /// complement family).
 pub fn own_fixed_step_rule(method: &Method, h: f64) -> IntegratorChoice {
-    match method {
-        Method::Lagrange { .. } | Method::Alf { .. } => IntegratorChoice::Midpoint { h },
-        Method::Penalty { .. } | Method::NaturalPartitioning => IntegratorChoice::Staggered { h },
-        Method::AlfIndex3 { .. }
-        | Method::AlfDca { .. }
-        | Method::Hdca
-        | Method::Complement { .. } => IntegratorChoice::Trapezoidal { h },
+    let is_lagrange_or_alf = method.params_as::<mbs_alf::LagrangeParams>().is_some()
+        || method.params_as::<mbs_alf::AlfIndex1Params>().is_some();
+    let is_chiou = method.params_as::<mbs_alf::PenaltyParams>().is_some()
+        || method
+            .params_as::<mbs_complement::NaturalParams>()
+            .is_some();
+    if is_lagrange_or_alf {
+        IntegratorChoice::Midpoint { h }
+    } else if is_chiou {
+        IntegratorChoice::Staggered { h }
+    } else {
+        IntegratorChoice::Trapezoidal { h }
     }
 }
 
@@ -321,10 +326,9 @@ pub fn run_cell(case: &Case, reference: &State, method: &Method, integration: In
     cell
 }
 
-/// Every method name of [`crate::method::METHOD_NAMES`] with its defaults.
+/// Every method name of [`crate::method::names`] with its defaults.
 pub fn all_methods() -> Vec<Method> {
-    crate::method::METHOD_NAMES
-        .iter()
+    crate::method::names()
         .filter_map(|(name, _)| Method::from_name(name).ok())
         .collect()
 }

@@ -24,7 +24,11 @@
 //! ```
 
 pub use mbs_alf as alf;
+pub use mbs_complement as complement;
 pub use mbs_constraints as constraints;
+pub use mbs_dca as dca;
+pub use mbs_formulation as formulation;
+pub use mbs_hdca as hdca;
 pub use mbs_integrators as integrators;
 pub use mbs_kinematics as kinematics;
 pub use mbs_linalg as linalg;

@@ -152,8 +152,15 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 outln!("  {:<28} {}", b.name, b.description);
             }
             outln!("\nMethods (--method NAME[:key=value…]):");
-            for (n, d) in mbs::method::METHOD_NAMES {
-                outln!("  {n:<28} {d}");
+            for m in mbs::registry::methods() {
+                outln!("  {:<28} {}", m.name, m.summary);
+                for p in m.defaults.specs() {
+                    let key = match p.default {
+                        Some(d) => format!("{}={d}", p.key),
+                        None => p.key.to_string(),
+                    };
+                    outln!("      {key:<24} {}", p.meaning);
+                }
             }
             outln!("\nIntegrators (--integrator NAME):");
             for (n, d) in mbs::integrator::INTEGRATOR_NAMES {

@@ -7,9 +7,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use mbs_alf::{
-    AlfIndex3, AlfParams, AlphaScale, Baumgarte, BranchGuard, Formulation, Index1, Index3Params,
-    InitialMultipliers, LambdaBackend, MechanismDescriptor, OneStagePenalty, PenaltyOde,
-    PenaltyParams, PenaltySystem, Projection, ProjectionParams, Rule,
+    AlfIndex3, AlfParams, AlphaScale, BranchGuard, Formulation, Index1, Index3Params,
+    InitialMultipliers, MechanismDescriptor, OneStagePenalty, PenaltyOde, PenaltyParams,
+    PenaltySystem, Projection, ProjectionParams, Rule,
 };
 use mbs_integrators::{Observer, PartitionedSystem, SystemError};
 use mbs_model::{Layout, Model, State};
@@ -19,7 +19,6 @@ use crate::frontend::{
     FrontEnd, FrontEndError, RunSpec, RunStats, SAMPLE_LAYOUT, Sample, SampleSink,
 };
 use crate::integrator::IntegratorChoice;
-use crate::method::{Method, PenaltyBackend};
 
 use super::{
     DivergenceCheck, body_state_label, integrate_ode, integrate_ode_with, integrate_partitioned,
@@ -38,76 +37,82 @@ pub struct Index1FrontEnd {
 }
 
 impl Index1FrontEnd {
-    /// The adapter of `method` (a `Lagrange` or `Alf` variant).
-    pub fn new(method: &Method, model: &Model) -> Option<Self> {
-        let model = Arc::new(model.clone());
+    /// The adapter of a Lagrange method.
+    pub fn lagrange(name: String, p: mbs_alf::LagrangeParams, model: Arc<Model>) -> Self {
+        let formulation = Formulation::Lagrange {
+            baumgarte: p.baumgarte,
+            // redundant constraints (every planar loop in 3-D) need the
+            // least-squares KKT solve; the strict one reports them
+            min_norm: !p.strict,
+        };
+        let projection = if p.projection_every > 0 {
+            Projection::Kkt(ProjectionParams::default())
+        } else {
+            Projection::None
+        };
+        let family = mbs_formulation::Params::name(&p);
+        Self::new(
+            name,
+            family,
+            model,
+            formulation,
+            projection,
+            p.projection_every,
+            1e-12,
+        )
+    }
+
+    /// The adapter of an index-1 augmented Lagrangian method.
+    pub fn alf(name: String, p: mbs_alf::AlfIndex1Params, model: Arc<Model>) -> Self {
         // the relative penalty α = κ tr M / tr(Φ_qᵀΦ_q) at the initial state (an
         // evaluation failure there resurfaces, named, as the run's first error)
-        let resolved_alpha = match *method {
-            Method::Alf { alpha, .. } => {
-                let mut d = MechanismDescriptor::new(model.clone());
-                let (q0, v0) = d.initial();
-                let fallback = match alpha {
-                    AlphaScale::Absolute(a) | AlphaScale::Relative(a) => a,
-                };
-                alpha.resolve(&mut d, 0.0, &q0, &v0).unwrap_or(fallback)
-            }
-            _ => 0.0,
+        let mut d = MechanismDescriptor::new(model.clone());
+        let (q0, v0) = d.initial();
+        let fallback = match p.alpha {
+            AlphaScale::Absolute(a) | AlphaScale::Relative(a) => a,
         };
-        let (formulation, projection, every) = match *method {
-            Method::Lagrange {
-                baumgarte,
-                projection_every,
-                strict,
-            } => (
-                Formulation::Lagrange {
-                    baumgarte: baumgarte.map(|(alpha, beta)| Baumgarte { alpha, beta }),
-                    // redundant constraints (every planar loop in 3-D) need the
-                    // least-squares KKT solve; the strict one reports them
-                    min_norm: !strict,
-                },
-                if projection_every > 0 {
-                    Projection::Kkt(ProjectionParams::default())
-                } else {
-                    Projection::None
-                },
-                projection_every,
-            ),
-            Method::Alf {
-                mu,
-                omega,
-                max_iter,
-                tol,
-                projection_every,
-                ..
-            } => (
-                Formulation::Alf(AlfParams {
-                    alpha: resolved_alpha,
-                    mu,
-                    omega,
-                    max_iter,
-                    tol,
-                    warm_start: false,
-                }),
-                if projection_every > 0 {
-                    Projection::AugmentedLagrangian(ProjectionParams::default())
-                } else {
-                    Projection::None
-                },
-                projection_every,
-            ),
-            _ => return None,
+        let alpha = p.alpha.resolve(&mut d, 0.0, &q0, &v0).unwrap_or(fallback);
+        let formulation = Formulation::Alf(AlfParams {
+            alpha,
+            mu: p.mu,
+            omega: p.omega,
+            max_iter: p.max_iter,
+            tol: p.tol,
+            warm_start: false,
+        });
+        let projection = if p.projection_every > 0 {
+            Projection::AugmentedLagrangian(ProjectionParams::default())
+        } else {
+            Projection::None
         };
-        let n = 7 * model.n_bodies();
         // Adapter: the implicit rules' Newton test (default 1e-12) sits below the
         // round-off of augmented-Lagrangian accelerations (≈ α·ε relative, see
-        // `AlfParams::alpha`), so it could never converge for α ≳ 1e6; tie it to α.
-        let newton_tol = match *method {
-            // ≈ α·ε/λ_min(M) relative: with small bodies (Andrew's squeezer,
-            // λ_min ~ 1e-5) that is 1e3 × α·ε
-            Method::Alf { .. } => (1e3 * resolved_alpha * f64::EPSILON).clamp(1e-10, 1e-7),
-            _ => 1e-12,
-        };
+        // `AlfParams::alpha`), so it could never converge for α ≳ 1e6; tie it to α:
+        // ≈ α·ε/λ_min(M) relative: with small bodies (Andrew's squeezer,
+        // λ_min ~ 1e-5) that is 1e3 × α·ε
+        let newton_tol = (1e3 * alpha * f64::EPSILON).clamp(1e-10, 1e-7);
+        let family = mbs_formulation::Params::name(&p);
+        Self::new(
+            name,
+            family,
+            model,
+            formulation,
+            projection,
+            p.projection_every,
+            newton_tol,
+        )
+    }
+
+    fn new(
+        name: String,
+        family: &'static str,
+        model: Arc<Model>,
+        formulation: Formulation,
+        projection: Projection,
+        project_every: usize,
+        newton_tol: f64,
+    ) -> Self {
+        let n = 7 * model.n_bodies();
         let newton = mbs_integrators::NewtonParams {
             rtol: newton_tol,
             atol: newton_tol,
@@ -118,15 +123,15 @@ impl Index1FrontEnd {
             formulation,
             projection,
         );
-        Some(Self {
-            name: method.to_string(),
-            family: method.name(),
+        Self {
+            name,
+            family,
             model,
             sys,
-            project_every: every,
+            project_every,
             newton,
             qdd: DVector::zeros(n),
-        })
+        }
     }
 }
 
@@ -249,28 +254,14 @@ pub struct Index3FrontEnd {
 }
 
 impl Index3FrontEnd {
-    /// The adapter of a `Method::AlfIndex3`.
-    pub fn new(method: &Method, model: &Model) -> Option<Self> {
-        let Method::AlfIndex3 {
-            alpha,
-            max_iter,
-            tol,
-        } = *method
-        else {
-            return None;
-        };
-        let params = Index3Params {
-            alpha,
-            max_newton: max_iter,
-            newton_tol: tol,
-            ..Index3Params::default()
-        };
-        Some(Self {
-            name: method.to_string(),
-            model: Arc::new(model.clone()),
+    /// The adapter of ALF-INDEX3 with `params` (the rule is the integrator's).
+    pub fn new(name: String, params: Index3Params, model: Arc<Model>) -> Self {
+        Self {
+            name,
+            model,
             params,
             stepper: None,
-        })
+        }
     }
 
     /// A fresh stepper (multipliers and counters reset) with `rule`.
@@ -485,23 +476,12 @@ pub struct PenaltyFrontEnd {
 }
 
 impl PenaltyFrontEnd {
-    /// The adapter of a `Method::Penalty`.
-    pub fn new(method: &Method, model: &Model) -> Option<Self> {
-        let Method::Penalty { epsilon, backend } = *method else {
-            return None;
-        };
-        let params = PenaltyParams {
-            epsilon,
-            backend: match backend {
-                PenaltyBackend::Dense => LambdaBackend::Dense,
-                PenaltyBackend::Pcg => LambdaBackend::pcg(),
-            },
-            ..PenaltyParams::default()
-        };
+    /// The adapter of Chiou's penalty method with `params`.
+    pub fn new(name: String, params: PenaltyParams, model: Arc<Model>) -> Self {
         // Adapter: the initial Lagrange multipliers need B M⁻¹ Bᵀ regular; with
         // redundant constraints (every planar loop in 3-D) start from λ⁰ = 0 instead.
-        let s0 = State::initial(model, Layout::EulerParamsOmega);
-        let redundant = mbs_constraints::mobility(model, &s0, 1e-9).map_or(0, |m| m.redundant);
+        let s0 = State::initial(&model, Layout::EulerParamsOmega);
+        let redundant = mbs_constraints::mobility(&model, &s0, 1e-9).map_or(0, |m| m.redundant);
         let params = if redundant > 0 {
             PenaltyParams {
                 initial: InitialMultipliers::Zero,
@@ -510,12 +490,12 @@ impl PenaltyFrontEnd {
         } else {
             params
         };
-        Some(Self {
-            name: method.to_string(),
-            model: Arc::new(model.clone()),
+        Self {
+            name,
+            model,
             params,
             rhs: None,
-        })
+        }
     }
 
     fn failed(t: f64, e: mbs_alf::AlfError) -> FrontEndError {

@@ -4,56 +4,16 @@
 pub mod alf;
 pub mod reduced;
 
-use std::sync::Arc;
+pub use mbs_formulation::DivergenceCheck;
 
 use mbs_integrators::{
     Adams, AdamsParams, CentralDifference, EmbeddedRk, Error as IntegratorError,
     ImplicitIntegrator, ImplicitParams, ImplicitRule, Info, NewtonParams, Observer, OdeSystem,
     PartitionedSystem, RkParams, StaggeredParams, TwoStageStaggered,
 };
-use mbs_model::Model;
 
 use crate::frontend::{FrontEndError, RunSpec};
 use crate::integrator::IntegratorChoice;
-
-/// Names the first body whose coordinates or velocities are non-finite or beyond
-/// the limit (7 position and 7 velocity coordinates per body).
-#[derive(Debug, Clone)]
-pub struct DivergenceCheck {
-    names: Vec<String>,
-    limit: f64,
-}
-
-impl DivergenceCheck {
-    /// A check for `model`'s bodies with `limit`.
-    pub fn new(model: &Arc<Model>, limit: f64) -> Self {
-        Self {
-            names: model.bodies().iter().map(|b| b.name.clone()).collect(),
-            limit,
-        }
-    }
-
-    /// `Some(error)` if (q, q̇) at `t` diverged.
-    pub fn check(&self, t: f64, q: &[f64], v: &[f64]) -> Option<FrontEndError> {
-        let bad = |x: &f64| !x.is_finite() || x.abs() > self.limit;
-        let i = q
-            .iter()
-            .position(bad)
-            .map(|i| (i, q[i]))
-            .or_else(|| v.iter().position(bad).map(|i| (i, v[i])))?;
-        let body = self.names.get(i.0 / 7).map_or("?", String::as_str);
-        Some(
-            FrontEndError::failed(
-                t,
-                format!(
-                    "simulation diverged: a coordinate or velocity reached {:e} (limit {:e})",
-                    i.1, self.limit
-                ),
-            )
-            .at(format!("body `{body}`")),
-        )
-    }
-}
 
 /// Names component `i` of an integrator state y = [q; q̇] with 7 + 7 coordinates per
 /// body (absolute coordinates with Euler parameters).

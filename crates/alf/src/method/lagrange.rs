@@ -1,0 +1,95 @@
+//! Parameters of the Lagrange-multiplier methods (Bayo–Ledesma eq 4).
+
+use mbs_formulation::params::{self, Key, Params, Preset};
+
+use crate::params::Baumgarte;
+
+/// Lagrange multipliers, M q̈ + Φ_qᵀ λ = Q, Φ_q q̈ = γ (Bayo–Ledesma eq 4), optionally
+/// Baumgarte-stabilized (γ − 2α̂ Φ̇ − β̂² Φ) and/or with mass-orthogonal projections
+/// every `projection_every` steps (0 = never).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LagrangeParams {
+    /// Baumgarte terms (α̂, β̂), or none.
+    pub baumgarte: Option<Baumgarte>,
+    /// Projection period in accepted steps (0 = never).
+    pub projection_every: usize,
+    /// Strict KKT solve: dependent constraint rows (redundant constraints, singular
+    /// configurations) stop the run with an error naming the joints and the time,
+    /// instead of the default least-squares (min-norm) solve that handles them.
+    pub strict: bool,
+}
+
+impl Params for LagrangeParams {
+    fn keys() -> &'static [Key<Self>] {
+        &[
+            Key {
+                key: "every",
+                meaning: "projection period in accepted steps (0 = never)",
+                get: |p| Some(p.projection_every.to_string()),
+                set: |p, v| params::assign(&mut p.projection_every, params::count(v)),
+            },
+            Key {
+                key: "strict",
+                meaning: "strict KKT solve: dependent constraint rows stop the run instead of the least-squares solve",
+                get: |p| Some(p.strict.to_string()),
+                set: |p, v| params::assign(&mut p.strict, params::flag(v)),
+            },
+            Key {
+                key: "alpha_hat",
+                meaning: "Baumgarte α̂ of γ − 2α̂Φ̇ − β̂²Φ (setting it turns Baumgarte on)",
+                get: |p| p.baumgarte.map(|b| params::number_text(b.alpha)),
+                set: |p, v| {
+                    let alpha = params::number(v)?;
+                    let beta = p.baumgarte.map_or(alpha, |b| b.beta);
+                    p.baumgarte = Some(Baumgarte { alpha, beta });
+                    Ok(())
+                },
+            },
+            Key {
+                key: "beta_hat",
+                meaning: "Baumgarte β̂ of γ − 2α̂Φ̇ − β̂²Φ (setting it turns Baumgarte on)",
+                get: |p| p.baumgarte.map(|b| params::number_text(b.beta)),
+                set: |p, v| {
+                    let beta = params::number(v)?;
+                    let alpha = p.baumgarte.map_or(beta, |b| b.alpha);
+                    p.baumgarte = Some(Baumgarte { alpha, beta });
+                    Ok(())
+                },
+            },
+        ]
+    }
+
+    fn presets() -> &'static [Preset<Self>] {
+        &[
+            Preset {
+                make: LagrangeParams::default,
+                aliases: &[],
+                summary: "Lagrange multipliers, no stabilization",
+            },
+            Preset {
+                make: || LagrangeParams {
+                    baumgarte: Some(Baumgarte::default()),
+                    ..LagrangeParams::default()
+                },
+                aliases: &["baumgarte"],
+                summary: "Lagrange multipliers with Baumgarte stabilization",
+            },
+            Preset {
+                make: || LagrangeParams {
+                    projection_every: 1,
+                    ..LagrangeParams::default()
+                },
+                aliases: &[],
+                summary: "Lagrange multipliers with mass-orthogonal projections every step",
+            },
+        ]
+    }
+
+    fn name(&self) -> &'static str {
+        match (self.baumgarte, self.projection_every) {
+            (Some(_), _) => "lagrange-baumgarte",
+            (None, 1) => "lagrange-projection",
+            (None, _) => "lagrange",
+        }
+    }
+}
