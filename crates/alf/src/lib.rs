@@ -13,7 +13,9 @@
 //!
 //! over any system implementing [`Descriptor`]; [`mechanism::MechanismDescriptor`]
 //! provides it for an `mbs-model` [`mbs_model::Model`] in absolute coordinates with
-//! Euler parameters and velocities [ṙ, ṗ].
+//! Euler parameters and velocities [ṙ, ṗ]. [`method`] runs these methods for the
+//! facade (method names, `key=value` parameters and the formulation built from an
+//! `Arc<Model>`, through `mbs-formulation`'s seam).
 
 pub mod alf;
 pub mod analytic;

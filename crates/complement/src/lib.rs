@@ -34,6 +34,11 @@
 //! by the adaptive integrators ([`mbs_integrators::OdeSystem`]) or the two-stage
 //! staggered scheme ([`mbs_integrators::PartitionedSystem`], procedure 5.5.7).
 //!
+//! # Methods
+//! [`method`]: the method names of both as the facade runs them, with the
+//! `key=value` parameters and the runs in their own coordinates (the
+//! `mbs-formulation` seam).
+//!
 //! # Benchmark helpers
 //! [`strut`] runs the paper's McPherson-strut sweep (methods × stabilizations ×
 //! RK45 tolerances) on a model supplied by the caller.

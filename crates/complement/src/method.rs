@@ -1,11 +1,23 @@
 //! The complement family as the facade runs it: the method names of
 //! [`NaturalParams`] (`natural-partitioning`) and of [`ComplementParams`] (one per
-//! null-space method), and the `key=value` parameters of the latter.
+//! null-space method), the `key=value` parameters of the latter, and the runs in
+//! their own coordinates mapped to absolute states.
 
+use std::sync::Arc;
+
+use mbs_formulation::drive::{integrate_ode, integrate_partitioned, newton, plain_state_label};
 use mbs_formulation::params::{self, Key, Params, Preset, Problem};
+use mbs_formulation::runner::finite_check;
+use mbs_formulation::{
+    Formulation, FormulationError, OdeFormulation, RunSpec, RunStats, Runner, Sample, StepCheck,
+};
+use mbs_integrators::{Info, IntegratorChoice, NewtonParams, Observer, OdeSystem};
 use mbs_linalg::nullspace::NullSpaceMethod;
+use mbs_model::{Model, State};
+use nalgebra::DVector;
 
-use crate::natural::NaturalParams;
+use crate::complement::Complement;
+use crate::natural::{NaturalParams, NaturalPartitioning};
 use crate::params::{ComplementParams, Stabilization};
 
 /// Tolerance on ‖Φ‖₂ (and ‖Φ̇‖₂) of the Newton–Raphson stabilization of the methods
@@ -33,6 +45,129 @@ impl Params for NaturalParams {
 
     fn name(&self) -> &'static str {
         "natural-partitioning"
+    }
+
+    fn build(&self, model: Arc<Model>) -> Result<Box<dyn Formulation>, FormulationError> {
+        let sys = NaturalPartitioning::new(model.clone(), *self)
+            .map_err(|e| FormulationError::invalid_input(e.to_string()))?;
+        Ok(Box::new(Runner::new(params::display(self), model, sys)))
+    }
+
+    /// The two-stage staggered scheme (Chiou, procedure 5.5.7).
+    fn paper_fixed_step_rule(&self, h: f64) -> IntegratorChoice {
+        IntegratorChoice::Staggered { h }
+    }
+}
+
+/// Implicit rules: a Newton tolerance above the round-off of these right-hand sides
+/// (pseudo-inverse and null-space solves, ≈ 1e-12 relative).
+fn implicit_newton() -> NewtonParams {
+    newton(1e-10)
+}
+
+impl OdeFormulation for NaturalPartitioning {
+    fn start(&mut self, spec: &RunSpec<'_>) -> Result<(Vec<f64>, StepCheck), FormulationError> {
+        Ok((self.state_to_y(spec.initial), finite_check()))
+    }
+
+    /// The two-stage staggered scheme (procedure 5.5.7) or central differences over
+    /// the partitioned form, any other integrator over the ODE form; the projection
+    /// hook applies the Newton–Raphson corrections after every step.
+    fn integrate<O: Observer>(
+        &mut self,
+        spec: &RunSpec<'_>,
+        y0: &[f64],
+        obs: &mut O,
+    ) -> (Info, Option<FormulationError>) {
+        match spec.integrator {
+            IntegratorChoice::CentralDifference { .. } | IntegratorChoice::Staggered { .. } => {
+                integrate_partitioned(self, spec, y0, 1, obs)
+            }
+            _ => integrate_ode(
+                self,
+                spec,
+                y0,
+                1,
+                implicit_newton(),
+                &plain_state_label,
+                obs,
+            ),
+        }
+    }
+
+    fn state(&mut self, t: f64, y: &[f64]) -> Result<State, FormulationError> {
+        Ok(self.to_state(t, y))
+    }
+
+    fn project_sample(&mut self, t: f64, y: &mut [f64]) {
+        let _ = OdeSystem::project(self, t, y);
+    }
+
+    /// The corrections are not counted as projections.
+    fn count(&self, stats: &mut RunStats) {
+        stats.projections = 0;
+    }
+}
+
+impl OdeFormulation for Complement {
+    fn start(&mut self, spec: &RunSpec<'_>) -> Result<(Vec<f64>, StepCheck), FormulationError> {
+        let y0 = self
+            .state_to_y(spec.initial)
+            .map_err(|e| FormulationError::invalid_input(e.to_string()))?;
+        Ok((y0, finite_check()))
+    }
+
+    fn integrate<O: Observer>(
+        &mut self,
+        spec: &RunSpec<'_>,
+        y0: &[f64],
+        obs: &mut O,
+    ) -> (Info, Option<FormulationError>) {
+        // the projection hook applies the stabilization's corrections
+        integrate_ode(
+            self,
+            spec,
+            y0,
+            1,
+            implicit_newton(),
+            &plain_state_label,
+            obs,
+        )
+    }
+
+    fn state(&mut self, t: f64, y: &[f64]) -> Result<State, FormulationError> {
+        Ok(self.to_state(t, y))
+    }
+
+    fn project_sample(&mut self, t: f64, y: &mut [f64]) {
+        let _ = self.project(t, y);
+    }
+
+    fn enrich(&mut self, _t: f64, _y: &[f64], sample: &mut Sample) {
+        if let Ok(a) = OdeFormulation::accelerations(self, &sample.state) {
+            sample.accelerations = Some(a);
+        }
+    }
+
+    fn count(&self, stats: &mut RunStats) {
+        let s = self.stats();
+        stats.multiplier_iterations = 0;
+        stats.projections = s.position_corrections + s.velocity_corrections;
+    }
+
+    /// q̈ = [r̈, p̈] with Euler-parameter coordinates (those of every method name).
+    fn accelerations(&mut self, s: &State) -> Result<DVector<f64>, FormulationError> {
+        let failed = |e: crate::ComplementError| FormulationError::failed(s.t, e.to_string());
+        let y = self.state_to_y(s).map_err(failed)?;
+        let nq = self.n_q();
+        let mut a = vec![0.0; self.n_v()];
+        Complement::accelerations(self, s.t, &y[..nq], &y[nq..], &mut a).map_err(failed)?;
+        if a.len() != 7 * s.n_bodies() {
+            return Err(FormulationError::not_implemented(
+                "accelerations in Euler-angle coordinates are not q̈ of Euler parameters",
+            ));
+        }
+        Ok(DVector::from_vec(a))
     }
 }
 
@@ -171,6 +306,12 @@ impl Params for ComplementParams {
             NullSpaceMethod::CoordinatePartitioning => "coordinate-partitioning",
             NullSpaceMethod::WangHuston => "wang-huston",
         }
+    }
+
+    fn build(&self, model: Arc<Model>) -> Result<Box<dyn Formulation>, FormulationError> {
+        let sys = Complement::new(model.clone(), *self)
+            .map_err(|e| FormulationError::invalid_input(e.to_string()))?;
+        Ok(Box::new(Runner::new(params::display(self), model, sys)))
     }
 }
 

@@ -10,14 +10,28 @@
 //!   multipliers and accelerations where the formulation has them);
 //! - [`FormulationError`]: when, where and what went wrong, with the statistics up
 //!   to the failure;
+//! - [`Formulation`]: what the facade runs, given a [`RunSpec`] (initial state,
+//!   integrator, output times, limits); each formulation crate builds its own from an
+//!   `Arc<Model>` and its params ([`Params::build`]);
+//! - [`Runner`]: one runner for the formulations that integrate their own
+//!   coordinates ([`OdeFormulation`]), over [`drive`]'s integrator plumbing;
 //! - [`DivergenceCheck`]: the one check that stops a diverging run, naming the body.
+//!
+//! Layering: below the formulation crates, above `mbs-integrators` and `mbs-model`.
 
 pub mod divergence;
+pub mod drive;
 pub mod error;
+pub mod formulation;
 pub mod params;
+pub mod runner;
 pub mod sample;
+pub mod spec;
 
 pub use divergence::DivergenceCheck;
 pub use error::{FormulationError, FormulationErrorKind};
+pub use formulation::Formulation;
 pub use params::{Key, MethodEntry, MethodParams, ParamError, ParamSpec, Params, Preset, Problem};
+pub use runner::{OdeFormulation, Runner, StepCheck};
 pub use sample::{RunStats, SAMPLE_LAYOUT, Sample, SampleSink};
+pub use spec::{DEFAULT_MAX_STEPS, RunSpec};

@@ -6,7 +6,10 @@
 //! their defaults and meanings.
 //!
 //! ```
+//! use std::sync::Arc;
 //! use mbs_formulation::params::{self, Key, Params, Preset, Problem};
+//! use mbs_formulation::{Formulation, FormulationError};
+//! use mbs_model::Model;
 //!
 //! /// A made-up family with one parameter.
 //! #[derive(Clone, Debug, PartialEq)]
@@ -27,6 +30,9 @@
 //!     fn name(&self) -> &'static str {
 //!         "damped"
 //!     }
+//!     fn build(&self, _: Arc<Model>) -> Result<Box<dyn Formulation>, FormulationError> {
+//!         Err(FormulationError::not_implemented("a made-up family"))
+//!     }
 //! }
 //!
 //! let mut p = Damped { zeta: 0.5 };
@@ -40,6 +46,13 @@
 
 use std::any::Any;
 use std::fmt;
+use std::sync::Arc;
+
+use mbs_integrators::IntegratorChoice;
+use mbs_model::Model;
+
+use crate::error::FormulationError;
+use crate::formulation::Formulation;
 
 /// What is wrong with a parameter.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -165,6 +178,15 @@ pub trait Params: Clone + fmt::Debug + Send + Sync + 'static {
     fn presets() -> &'static [Preset<Self>];
     /// The method name this value is written with: the preset it is a variant of.
     fn name(&self) -> &'static str;
+    /// The formulation with these parameters on `model` (its name is
+    /// [`display`]`(self)`); a model it cannot handle is
+    /// [`crate::FormulationErrorKind::InvalidInput`], naming the element and why.
+    fn build(&self, model: Arc<Model>) -> Result<Box<dyn Formulation>, FormulationError>;
+    /// The fixed-step rule of the method's paper with step `h` (the trapezoidal rule
+    /// unless the paper uses another one).
+    fn paper_fixed_step_rule(&self, h: f64) -> IntegratorChoice {
+        IntegratorChoice::Trapezoidal { h }
+    }
 }
 
 /// A key with its default (the value of a preset) and meaning, for listings.
@@ -306,6 +328,10 @@ pub trait MethodParams: fmt::Debug + Send + Sync {
     fn specs(&self) -> Vec<ParamSpec>;
     /// [`display`].
     fn display(&self) -> String;
+    /// [`Params::build`].
+    fn build(&self, model: Arc<Model>) -> Result<Box<dyn Formulation>, FormulationError>;
+    /// [`Params::paper_fixed_step_rule`].
+    fn paper_fixed_step_rule(&self, h: f64) -> IntegratorChoice;
     /// A copy.
     fn clone_box(&self) -> Box<dyn MethodParams>;
     /// The value, for a typed look (`downcast_ref`).
@@ -327,6 +353,12 @@ impl<P: Params> MethodParams for P {
     }
     fn display(&self) -> String {
         display(self)
+    }
+    fn build(&self, model: Arc<Model>) -> Result<Box<dyn Formulation>, FormulationError> {
+        Params::build(self, model)
+    }
+    fn paper_fixed_step_rule(&self, h: f64) -> IntegratorChoice {
+        Params::paper_fixed_step_rule(self, h)
     }
     fn clone_box(&self) -> Box<dyn MethodParams> {
         Box::new(self.clone())

@@ -33,6 +33,7 @@
 //! | `solve` | the inverses of eqs 26–27, 43, 45 (pseudo-inverse when redundant) |
 //! | [`hdca`] | eqs 6, 47–77; Pseudo-algorithm 3; state layout |
 //! | [`report`] | sec 3.2 figures (energy error, loop closure) |
+//! | [`method`] | the method `hdca` as the facade runs it (the `mbs-formulation` seam) |
 //!
 //! # Joint kinds
 //! Revolute, prismatic, cylindrical, spherical (Euler-parameter joint coordinate,

@@ -142,19 +142,7 @@ impl fmt::Display for Integration {
 /// for the formulations whose papers use only adaptive integrators (ALF-DCA, HDCA, the
 /// complement family).
 pub fn own_fixed_step_rule(method: &Method, h: f64) -> IntegratorChoice {
-    let is_lagrange_or_alf = method.params_as::<mbs_alf::LagrangeParams>().is_some()
-        || method.params_as::<mbs_alf::AlfIndex1Params>().is_some();
-    let is_chiou = method.params_as::<mbs_alf::PenaltyParams>().is_some()
-        || method
-            .params_as::<mbs_complement::NaturalParams>()
-            .is_some();
-    if is_lagrange_or_alf {
-        IntegratorChoice::Midpoint { h }
-    } else if is_chiou {
-        IntegratorChoice::Staggered { h }
-    } else {
-        IntegratorChoice::Trapezoidal { h }
-    }
+    method.family_params().paper_fixed_step_rule(h)
 }
 
 /// How a cell ended.

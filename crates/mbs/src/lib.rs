@@ -10,8 +10,9 @@
 //! - `plot` (feature `plots`, on by default): PNG/SVG plots without system libraries;
 //! - [`check()`]: validation and topology report;
 //! - [`compare()`]: the same run with several methods, one table;
-//! - [`frontend::FrontEnd`]: the seam every formulation plugs into, built by
-//!   [`registry::build_front_end`].
+//! - [`frontend::FrontEnd`] (`mbs_formulation::Formulation`): the seam every
+//!   formulation plugs into; each formulation crate builds its own from its params
+//!   ([`Method`] holds them), [`registry`] lists the methods.
 //!
 //! ```
 //! // The built-in mechanisms and a model file read the same way.
@@ -40,7 +41,6 @@ pub mod compare;
 pub mod conformance;
 pub mod error;
 pub mod frontend;
-pub mod frontends;
 pub mod guard;
 pub mod integrator;
 pub mod measure;

@@ -105,7 +105,7 @@ struct Common {
     samples: usize,
     /// Largest number of steps of an adaptive integrator before the run stops with a
     /// "step limit reached" error.
-    #[arg(long, default_value_t = mbs::frontends::DEFAULT_MAX_STEPS)]
+    #[arg(long, default_value_t = mbs::frontend::DEFAULT_MAX_STEPS)]
     max_steps: usize,
     /// Turn off the wrong-motion guard: by default a run of a model whose energy is
     /// conserved stops when its energy drifts beyond what the integrator's accuracy

@@ -54,16 +54,6 @@ pub(crate) fn split_params(s: &str) -> Result<(String, Vec<(String, String)>), E
     Ok((name, params))
 }
 
-pub(crate) fn parse_f64(element: &str, key: &str, v: &str, positive: bool) -> Result<f64, Error> {
-    match v.parse::<f64>() {
-        Ok(x) if x.is_finite() && (!positive || x > 0.0) => Ok(x),
-        Ok(x) if positive && x.is_finite() => {
-            Err(Error::param(element, key, "must be positive", x))
-        }
-        _ => Err(Error::param(element, key, "must be a finite number", v)),
-    }
-}
-
 impl Method {
     /// The method of a formulation crate's params value, e.g.
     /// `Method::new(mbs::alf::AlfIndex1Params::default())` (`alf-index1`).

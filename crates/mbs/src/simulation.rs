@@ -101,7 +101,7 @@ impl Simulation {
             sampling: Sampling::Intervals(200),
             initial: None,
             divergence_limit: 1e8,
-            max_steps: crate::frontends::DEFAULT_MAX_STEPS,
+            max_steps: crate::frontend::DEFAULT_MAX_STEPS,
             guard: true,
         }
     }
@@ -160,7 +160,7 @@ impl Simulation {
     }
 
     /// An adaptive integrator may take at most `steps` steps (accepted + rejected;
-    /// default [`crate::frontends::DEFAULT_MAX_STEPS`]); beyond that the run stops with a
+    /// default [`crate::frontend::DEFAULT_MAX_STEPS`]); beyond that the run stops with a
     /// "step limit reached" failure naming the state component that limited the
     /// step, so a run whose tolerances cannot be met with steps of reasonable size
     /// ends in bounded time. Once 10 000 steps (or a tenth of the limit) are done, a

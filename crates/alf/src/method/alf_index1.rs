@@ -1,8 +1,15 @@
 //! Parameters of the index-1 augmented Lagrangian methods (Bayo–Ledesma eqs 5–8).
 
-use mbs_formulation::params::{self, Key, Params, Preset};
+use std::sync::Arc;
 
-use crate::params::AlfParams;
+use mbs_formulation::params::{self, Key, Params, Preset};
+use mbs_formulation::{Formulation, FormulationError, Runner};
+use mbs_integrators::IntegratorChoice;
+use mbs_model::Model;
+
+use super::index1::Index1Run;
+use crate::mechanism::MechanismDescriptor;
+use crate::params::{AlfParams, Projection, ProjectionParams};
 use crate::penalty_scale::AlphaScale;
 
 /// Augmented Lagrangian, index 1 (Bayo–Ledesma eqs 5–8): penalty α, damping ratio μ,
@@ -130,5 +137,51 @@ impl Params for AlfIndex1Params {
         } else {
             "alf-index1"
         }
+    }
+
+    fn build(&self, model: Arc<Model>) -> Result<Box<dyn Formulation>, FormulationError> {
+        // the relative penalty α = κ tr M / tr(Φ_qᵀΦ_q) at the model's initial state
+        // (an evaluation failure there resurfaces, named, as the run's first error)
+        let mut d = MechanismDescriptor::new(model.clone());
+        let (q0, v0) = d.initial();
+        let fallback = match self.alpha {
+            AlphaScale::Absolute(a) | AlphaScale::Relative(a) => a,
+        };
+        let alpha = self
+            .alpha
+            .resolve(&mut d, 0.0, &q0, &v0)
+            .unwrap_or(fallback);
+        let formulation = crate::params::Formulation::Alf(AlfParams {
+            alpha,
+            mu: self.mu,
+            omega: self.omega,
+            max_iter: self.max_iter,
+            tol: self.tol,
+            warm_start: false,
+        });
+        let projection = if self.projection_every > 0 {
+            Projection::AugmentedLagrangian(ProjectionParams::default())
+        } else {
+            Projection::None
+        };
+        // The implicit rules' default Newton test (1e-12) sits below the round-off of
+        // augmented-Lagrangian accelerations (≈ α·ε/λ_min(M) relative, see
+        // `AlfParams::alpha`), so it could never converge for α ≳ 1e6: tie it to α;
+        // with small bodies (Andrew's squeezer, λ_min ~ 1e-5) that is 1e3 × α·ε.
+        let newton_tol = (1e3 * alpha * f64::EPSILON).clamp(1e-10, 1e-7);
+        let run = Index1Run::new(
+            self.name(),
+            model.clone(),
+            formulation,
+            projection,
+            self.projection_every,
+            newton_tol,
+        );
+        Ok(Box::new(Runner::new(params::display(self), model, run)))
+    }
+
+    /// The implicit midpoint rule (Bayo–Ledesma, Table 1).
+    fn paper_fixed_step_rule(&self, h: f64) -> IntegratorChoice {
+        IntegratorChoice::Midpoint { h }
     }
 }

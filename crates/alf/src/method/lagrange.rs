@@ -1,8 +1,14 @@
 //! Parameters of the Lagrange-multiplier methods (Bayo–Ledesma eq 4).
 
-use mbs_formulation::params::{self, Key, Params, Preset};
+use std::sync::Arc;
 
-use crate::params::Baumgarte;
+use mbs_formulation::params::{self, Key, Params, Preset};
+use mbs_formulation::{Formulation, FormulationError, Runner};
+use mbs_integrators::IntegratorChoice;
+use mbs_model::Model;
+
+use super::index1::Index1Run;
+use crate::params::{Baumgarte, Projection, ProjectionParams};
 
 /// Lagrange multipliers, M q̈ + Φ_qᵀ λ = Q, Φ_q q̈ = γ (Bayo–Ledesma eq 4), optionally
 /// Baumgarte-stabilized (γ − 2α̂ Φ̇ − β̂² Φ) and/or with mass-orthogonal projections
@@ -91,5 +97,35 @@ impl Params for LagrangeParams {
             (None, 1) => "lagrange-projection",
             (None, _) => "lagrange",
         }
+    }
+
+    fn build(&self, model: Arc<Model>) -> Result<Box<dyn Formulation>, FormulationError> {
+        let formulation = crate::params::Formulation::Lagrange {
+            baumgarte: self.baumgarte,
+            // redundant constraints (every planar loop in 3-D) need the
+            // least-squares KKT solve; the strict one reports them
+            min_norm: !self.strict,
+        };
+        let projection = if self.projection_every > 0 {
+            Projection::Kkt(ProjectionParams::default())
+        } else {
+            Projection::None
+        };
+        // the KKT solve is exact to round-off: the implicit rules' default Newton
+        // tolerance
+        let run = Index1Run::new(
+            self.name(),
+            model.clone(),
+            formulation,
+            projection,
+            self.projection_every,
+            1e-12,
+        );
+        Ok(Box::new(Runner::new(params::display(self), model, run)))
+    }
+
+    /// The implicit midpoint rule (Bayo–Ledesma, Table 1).
+    fn paper_fixed_step_rule(&self, h: f64) -> IntegratorChoice {
+        IntegratorChoice::Midpoint { h }
     }
 }

@@ -1,6 +1,9 @@
 //! The methods of this crate as the facade runs them: each params type describes its
-//! `key=value` parameters and the method names that preset it
-//! ([`mbs_formulation::Params`]).
+//! `key=value` parameters and the method names that preset it, and builds its
+//! formulation from an `Arc<Model>` ([`mbs_formulation::Params`]), with the numerical
+//! policy of each method (the relative penalty, the Newton tolerance of the implicit
+//! rules tied to α, λ⁰ = 0 for redundant constraints, the branch guard without
+//! projections, the samples projected and enriched with q̈ and λ).
 //!
 //! | method names | params type |
 //! |---|---|
@@ -10,6 +13,7 @@
 //! | `penalty`, `penalty-pcg` | [`PenaltyParams`] |
 
 mod alf_index1;
+mod index1;
 mod index3;
 mod lagrange;
 mod penalty;
