@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use mbs_formulation::params::{self, Key, Params, Preset};
+use mbs_formulation::params::{self, Key, Params, Preset, Problem};
 use mbs_formulation::{Formulation, FormulationError, Runner};
 use mbs_integrators::IntegratorChoice;
 use mbs_model::Model;
@@ -25,6 +25,19 @@ pub struct LagrangeParams {
     pub strict: bool,
 }
 
+/// Sets the Baumgarte gain `gain` picks (α̂ or β̂) from `v`, turning Baumgarte on
+/// with the other gain equal to it if it was off.
+fn set_gain(
+    p: &mut LagrangeParams,
+    v: &str,
+    gain: fn(&mut Baumgarte) -> &mut f64,
+) -> Result<(), Problem> {
+    let x = params::number(v)?;
+    let b = p.baumgarte.get_or_insert(Baumgarte { alpha: x, beta: x });
+    *gain(b) = x;
+    Ok(())
+}
+
 impl Params for LagrangeParams {
     fn keys() -> &'static [Key<Self>] {
         &[
@@ -44,23 +57,13 @@ impl Params for LagrangeParams {
                 key: "alpha_hat",
                 meaning: "Baumgarte α̂ of γ − 2α̂Φ̇ − β̂²Φ (setting it turns Baumgarte on)",
                 get: |p| p.baumgarte.map(|b| params::number_text(b.alpha)),
-                set: |p, v| {
-                    let alpha = params::number(v)?;
-                    let beta = p.baumgarte.map_or(alpha, |b| b.beta);
-                    p.baumgarte = Some(Baumgarte { alpha, beta });
-                    Ok(())
-                },
+                set: |p, v| set_gain(p, v, |b| &mut b.alpha),
             },
             Key {
                 key: "beta_hat",
                 meaning: "Baumgarte β̂ of γ − 2α̂Φ̇ − β̂²Φ (setting it turns Baumgarte on)",
                 get: |p| p.baumgarte.map(|b| params::number_text(b.beta)),
-                set: |p, v| {
-                    let beta = params::number(v)?;
-                    let alpha = p.baumgarte.map_or(beta, |b| b.alpha);
-                    p.baumgarte = Some(Baumgarte { alpha, beta });
-                    Ok(())
-                },
+                set: |p, v| set_gain(p, v, |b| &mut b.beta),
             },
         ]
     }
