@@ -1,5 +1,5 @@
-//! ALF-DCA: the divide-and-conquer algorithm of Malczyk & Frączek (2012,
-//! `seeds/000_…`) with augmented-Lagrangian multiplier iterations and DCA-form
+//! ALF-DCA: the divide-and-conquer algorithm of Malczyk & Frączek (2012, see
+//! `docs/REFERENCES.md`) with augmented-Lagrangian multiplier iterations and DCA-form
 //! mass-orthogonal projections, parallel with rayon.
 //!
 //! - [`handles`]: the sub-assemblies of the binary assembly tree of

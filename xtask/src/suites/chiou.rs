@@ -1,4 +1,4 @@
-//! Suite `chiou`: Chiou (1990), seeds/003 — penalty stabilization, two-stage staggered
+//! Suite `chiou`: Chiou (1990) — penalty stabilization, two-stage staggered
 //! integration and natural partitioning on the thesis' examples (ch. 7).
 
 use mbs::IntegratorChoice::{self, CentralDifference, Rk45, Staggered, Trapezoidal};
