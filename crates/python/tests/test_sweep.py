@@ -88,7 +88,7 @@ def test_edit_function_and_failing_edit(dask_client):
 def test_sync_matches_dask_and_metrics_hook(dask_client):
     cases = mbs.sample(4, {"scale": (0.97, 1.03)}, seed=1)
     kw = dict(edit=lengthen, t_end=0.2, samples=10, metrics=lambda tr: {"e_end": float(tr.total_energy[-1])})
-    a = mbs.sweep("five-bar", cases, client="sync", **kw)
+    a = mbs.sweep("five-bar", pd.DataFrame(cases), client="sync", **kw)
     b = mbs.sweep("five-bar", cases, client=dask_client, **kw)
     for col in ("energy_drift", "max_phi", "rhs_evals", "final_q_norm", "final_v_norm", "e_end"):
         assert list(a[col]) == list(b[col]), col

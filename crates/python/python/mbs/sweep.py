@@ -196,7 +196,7 @@ def _summary(traj: Trajectory) -> Dict[str, Any]:
 
 def sweep(
     model: ModelLike,
-    cases: Union[Sequence[Case], Mapping[str, Sequence[Any]]],
+    cases: Union[Sequence[Case], Mapping[str, Sequence[Any]], Any],
     *,
     edit: Optional[Edit] = None,
     method: str = "alf-index1",
@@ -220,8 +220,9 @@ def sweep(
 
     Args:
         model: the base model (a :class:`~mbs.Model`, built-in name, file or dict).
-        cases: a list of parameter dicts (e.g. :func:`grid`, :func:`sample`), or a
-            dict of value lists (its :func:`grid`). Keys in :data:`RUN_OPTIONS`
+        cases: a list of parameter dicts (e.g. :func:`grid`, :func:`sample`), a
+            DataFrame with one row per case, or a dict of value lists (its
+            :func:`grid`). Keys in :data:`RUN_OPTIONS`
             (``method``, ``integrator``, ``t_end``…) set the run of that case; the
             others edit the model: paths for :meth:`Model.set` such as
             ``"forces[spring].stiffness"`` or ``"markers[joint5.ground].position[0]"``,
@@ -253,7 +254,12 @@ def sweep(
     """
     import pandas as pd
 
-    case_list = grid(cases) if isinstance(cases, Mapping) else [dict(c) for c in cases]
+    if isinstance(cases, Mapping):
+        case_list = grid(cases)
+    elif hasattr(cases, "to_dict") and hasattr(cases, "columns"):  # a DataFrame of cases
+        case_list = cases.to_dict("records")
+    else:
+        case_list = [dict(c) for c in cases]
     base = as_model(model).to_dict()
     run = dict(method=method, integrator=integrator, rtol=rtol, atol=atol, h=h, t_end=t_end,
                samples=samples, max_steps=max_steps, guard=guard)

@@ -23,7 +23,8 @@ class Trajectory:
 
     Every array is a read-only NumPy ``float64`` array holding exactly the numbers of
     the Rust ``mbs::Trajectory`` (the numbers the CLI writes to ``trajectory.csv``
-    and ``trajectory.json``). Quantities a method cannot provide are NaN.
+    and ``trajectory.json``); ``np.array(a)`` gives a writable copy. Quantities a
+    method cannot provide are NaN.
 
     Attributes:
         model, method, integrator: what ran (method and integrator in canonical form,
