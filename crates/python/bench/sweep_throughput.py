@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import time
 
 import numpy as np
@@ -55,7 +56,9 @@ def main() -> None:
             timed(model, cases[:w], client)  # warm-up: every worker imports mbs once
             wall, per = timed(model, cases, client)
             rows.append((f"Dask LocalCluster, {w} worker{'s' if w > 1 else ''}", wall, per))
-    print(f"Five-bar sweep, {args.cases} simulations (alf-index1, rk45 1e-6, t_end 1 s):\n")
+    load = os.getloadavg()[0]
+    print(f"Five-bar sweep, {args.cases} simulations (alf-index1, rk45 1e-6, t_end 1 s), "
+          f"{os.cpu_count()} CPUs, load average {load:.1f} at the end:\n")
     print("| scheduler | wall time [s] | simulations/s | mean integration time per simulation [s] |")
     print("|---|---:|---:|---:|")
     for name, wall, per in rows:
