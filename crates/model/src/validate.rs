@@ -137,6 +137,7 @@ fn parameter(
 
 fn validate_body(b: &crate::body::Body) -> Result<(), ModelError> {
     let element = format!("body `{}`", b.name);
+    crate::validate_shapes::validate_shapes(b)?;
     if !(b.mass.is_finite() && b.mass > 0.0) {
         return Err(ModelError::NonPositiveMass {
             body: b.name.clone(),
