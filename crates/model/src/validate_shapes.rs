@@ -111,13 +111,5 @@ pub(crate) fn validate_shape(body: &str, i: usize, s: &Shape) -> Result<(), Mode
     if let Some(rho) = s.density {
         check("density", "positive and finite (kg/m³)", rho, rho > 0.0)?;
     }
-    let n = s.orientation.norm();
-    if !(n.is_finite() && (n - 1.0).abs() < 1e-6) {
-        return Err(ModelError::InvalidAxis {
-            element: format!("{element} orientation"),
-            reason: format!("Euler parameters must have unit norm, ‖p‖ = {n}"),
-            value: s.orientation.as_slice().to_vec(),
-        });
-    }
-    Ok(())
+    crate::validate::check_unit_euler_params(&format!("{element} orientation"), &s.orientation)
 }
