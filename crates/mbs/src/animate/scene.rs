@@ -120,7 +120,9 @@ impl Scene {
                 z: f3(&m.z_axis()),
             })
             .collect();
-        // bounds of every body's reach at every sample, and of the ground markers
+        // bounds of every body's reach at every sample (not of the ground markers: a
+        // joint's are at a body's marker anyway, and a force element's may be far away,
+        // as the vehicle's tire anchors 100 m below the road)
         let (mut lo, mut hi) = (
             Vector3::repeat(f64::INFINITY),
             Vector3::repeat(f64::NEG_INFINITY),
@@ -138,9 +140,6 @@ impl Scene {
             for (i, r) in reach.iter().enumerate() {
                 include(traj.position(k, i), *r);
             }
-        }
-        for m in model.markers().iter().filter(|m| m.body == BodyRef::Ground) {
-            include(m.position, 0.0);
         }
         if !(lo.iter().all(|x| x.is_finite()) && hi.iter().all(|x| x.is_finite())) {
             (lo, hi) = (-Vector3::repeat(0.5), Vector3::repeat(0.5));
