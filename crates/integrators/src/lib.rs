@@ -14,6 +14,12 @@
 //! | half-station central difference | [`CentralDifference`] | Chiou 1990, eq 5.5.2.1 |
 //! | two-stage staggered explicit–implicit | [`TwoStageStaggered`] | Chiou 1990, sec 5.5.2–5.5.5 |
 //!
+//! Every integrator implements [`Stepper`] (one step with its own error test and
+//! step-size control, its projection point and re-evaluations, dense output), and
+//! one loop, [`drive`], runs them all: output times, observer calls and early
+//! stop, the projection schedule, the step limit and the final time. The
+//! `integrate` methods are [`drive`] on the integrator.
+//!
 //! Common conventions:
 //! * every integrator has a `Params` type with `Default`, reports an [`Info`]
 //!   and fails with an [`Error`] that carries the time; after an error the last
@@ -49,14 +55,17 @@
 
 mod adams;
 mod common;
+mod driver;
 mod error;
 mod implicit;
 mod lu;
 mod rk;
 mod staggered;
+mod stepper;
 mod system;
 
 pub use adams::{Adams, MAX_ORDER, Params as AdamsParams};
+pub use driver::drive;
 pub use error::{Error, SystemError};
 pub use implicit::{
     ImplicitIntegrator, ImplicitRule, ImplicitStepSolver, Newton, NewtonParams,
@@ -64,4 +73,5 @@ pub use implicit::{
 };
 pub use rk::{EmbeddedRk, Method as RkMethod, Params as RkParams};
 pub use staggered::{CentralDifference, Params as StaggeredParams, TwoStageStaggered};
+pub use stepper::{Schedule, Step, Stepper};
 pub use system::{AbsTol, Info, Observer, OdeSystem, PartitionedSystem, Recorder};
