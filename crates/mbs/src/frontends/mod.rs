@@ -162,16 +162,14 @@ pub fn integrate_ode_with<S: OdeSystem, O: Observer>(
     label: &dyn Fn(usize) -> String,
     obs: &mut O,
 ) -> (Info, Option<FrontEndError>) {
-    let s0 = spec.initial;
-    let mut y0 = s0.q.as_slice().to_vec();
-    y0.extend_from_slice(s0.v.as_slice());
     let settings = StepperSettings {
         project_every,
         max_steps: spec.max_steps,
         newton,
     };
-    let stepper = spec.integrator.ode_stepper(y0.len(), &settings);
-    run(stepper, sys, spec, &y0, label, obs)
+    let n = spec.initial.q.len() + spec.initial.v.len();
+    let stepper = spec.integrator.ode_stepper(n, &settings);
+    run(stepper, sys, spec, label, obs)
 }
 
 /// Integrates a partitioned system (x = q, v = q̇) with central differences or the
@@ -182,29 +180,27 @@ pub fn integrate_partitioned<S: PartitionedSystem, O: Observer>(
     project_every: usize,
     obs: &mut O,
 ) -> (Info, Option<FrontEndError>) {
-    let s0 = spec.initial;
-    let mut y0 = s0.q.as_slice().to_vec();
-    y0.extend_from_slice(s0.v.as_slice());
     let settings = StepperSettings {
         project_every,
         ..StepperSettings::default()
     };
     let (nx, nv) = (sys.dim_positions(), sys.dim_velocities());
     let stepper = spec.integrator.partitioned_stepper(nx, nv, &settings);
-    run(stepper, sys, spec, &y0, &plain_state_label, obs)
+    run(stepper, sys, spec, &plain_state_label, obs)
 }
 
-/// Drives `stepper` from `(spec.initial.t, y0)` to `spec.t_end`: the statistics and
-/// the error that stopped the run, if any.
+/// Drives `stepper` from `spec.initial` (y = [q; q̇]) to `spec.t_end`: the statistics
+/// and the error that stopped the run, if any.
 fn run<S: ?Sized, O: Observer>(
     stepper: Result<Box<dyn Stepper<S>>, IntegratorError>,
     sys: &mut S,
     spec: &RunSpec<'_>,
-    y0: &[f64],
     label: &dyn Fn(usize) -> String,
     obs: &mut O,
 ) -> (Info, Option<FrontEndError>) {
     let t0 = spec.initial.t;
+    let mut y0 = spec.initial.q.as_slice().to_vec();
+    y0.extend_from_slice(spec.initial.v.as_slice());
     let mut stepper = match stepper {
         Ok(s) => s,
         Err(e) => return (Info::default(), Some(integrator_error(e, t0, None, label))),
@@ -213,7 +209,7 @@ fn run<S: ?Sized, O: Observer>(
         &mut *stepper,
         sys,
         t0,
-        y0,
+        &y0,
         spec.t_end,
         spec.output_times,
         obs,
