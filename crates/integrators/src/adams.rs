@@ -37,11 +37,11 @@
 //! (order of convergence `k+1`), started by Dormand–Prince steps (4 sub-steps
 //! per step).
 
-use crate::common::{
-    OutCursor, all_finite, check_dim, direction, h_min, positive, projection_due, validate_span,
-};
+use crate::common::{all_finite, check_dim, direction, h_min, hermite, positive, step_toward_end};
+use crate::driver::drive;
 use crate::error::{AtTime, Error};
 use crate::rk::{self, EmbeddedRk};
+use crate::stepper::{Schedule, Step, Stepper};
 use crate::system::{AbsTol, Info, Observer, OdeSystem};
 
 /// Highest order.
@@ -125,6 +125,41 @@ pub struct Adams {
     /// State component with the largest weighted error in the last error test.
     err_component: Option<usize>,
     starter: EmbeddedRk,
+    /// Step, order and start-phase state of the current run.
+    ctl: Control,
+}
+
+/// Step, order and start-phase state of [`Adams`] between attempts.
+#[derive(Debug, Clone, Default)]
+struct Control {
+    /// `rtol`, raised to `100 ε`.
+    rtol: f64,
+    h_max: f64,
+    dir: f64,
+    /// Order and `|h|` of the next attempt.
+    k: usize,
+    absh: f64,
+    /// STEP's start phase: double the step and raise the order after every step.
+    phase1: bool,
+    /// Steps taken at constant size (STEP's `ns`).
+    ns: usize,
+    h_old: f64,
+    /// Consecutive failures of the current step.
+    ifail: usize,
+    /// Error estimates of the last attempt at orders k, k−1, k−2, and the order
+    /// the lowering test chose.
+    erk: f64,
+    erkm1: f64,
+    erkm2: f64,
+    knew: usize,
+    /// Fixed-step start: Dormand–Prince steps still to take, their number and
+    /// their (signed) size.
+    starter_left: usize,
+    starter_m: usize,
+    starter_h: f64,
+    /// The last step was a starter step (Hermite dense output from `t_prev`).
+    hermite: bool,
+    t_prev: f64,
 }
 
 impl Adams {
@@ -166,6 +201,7 @@ impl Adams {
             info: Info::default(),
             err_component: None,
             starter: EmbeddedRk::rk45(n, sp),
+            ctl: Control::default(),
         }
     }
     /// Time of the last accepted state.
@@ -225,7 +261,7 @@ impl Adams {
     }
 
     /// STEP's `INTRP`: the solution at `ts` from the state after the last step.
-    fn interpolate(&mut self, ts: f64) {
+    fn intrp(&mut self, ts: f64) {
         let hi = ts - self.t;
         let ki = self.kold + 1;
         for i in 0..=ki {
@@ -253,8 +289,8 @@ impl Adams {
         }
     }
 
-    /// Integrate `y' = f(t, y)` from `(t0, y0)` to `t_end`; see
-    /// [`EmbeddedRk::integrate`] for `t_out` and the observer.
+    /// Integrate `y' = f(t, y)` from `(t0, y0)` to `t_end` with [`crate::drive`];
+    /// see [`EmbeddedRk::integrate`] for `t_out` and the observer.
     pub fn integrate<S: OdeSystem + ?Sized, O: Observer + ?Sized>(
         &mut self,
         sys: &mut S,
@@ -264,43 +300,324 @@ impl Adams {
         t_out: &[f64],
         obs: &mut O,
     ) -> Result<Info, Error> {
+        drive(self, sys, t0, y0, t_end, t_out, obs)
+    }
+
+    /// The first step as `ode113.m`: `rh = 4 √rtol ‖f₀ / max(rtol|y₀|, atol)‖∞`,
+    /// `h = min(h_max, 1/rh)`.
+    fn initial_step(&self) -> f64 {
+        let rtol = self.ctl.rtol;
+        let mut s: f64 = 0.0;
+        for i in 0..self.n {
+            let wt = (rtol * self.y[i].abs())
+                .max(self.params.atol.get(i))
+                .max(f64::MIN_POSITIVE);
+            s = s.max((self.phi[0][i] / wt).abs());
+        }
+        let rh = 4.0 * rtol.sqrt() * s;
+        let mut absh = self.ctl.h_max;
+        if absh * rh > 1.0 {
+            absh = 1.0 / rh;
+        }
+        absh.max(h_min(self.t))
+    }
+
+    /// Fixed step `hf` and order `kf`: up to `kf − 1` Dormand–Prince starter steps
+    /// (4 sub-steps each) build `f_{k−1}, …, f_0` at constant step.
+    fn plan_fixed_start(&mut self, hf: f64, kf: usize, span: f64) {
+        let c = &mut self.ctl;
+        c.absh = hf;
+        c.k = kf;
+        let nstart = (kf - 1).min(((span / hf) as usize).saturating_sub(1));
+        if nstart > 0 {
+            (c.starter_left, c.starter_m, c.starter_h) = (nstart, nstart, hf * c.dir);
+            c.k = nstart + 1;
+            self.starter.params_mut().fixed_step = Some(hf / 4.0);
+            self.starter.params_mut().project_every = 0;
+        }
+        c.ns = MAX_ORDER + 2;
+        c.h_old = c.dir * hf;
+    }
+
+    /// One starter step from `(t, y)` to `t + h`, collecting `f` there (the
+    /// history newest first); after the last one the history becomes the
+    /// backward differences `Φ_j = ∇^j f` with `ψ_i = i h`.
+    fn starter_step<S: OdeSystem + ?Sized>(
+        &mut self,
+        sys: &mut S,
+        t_end: f64,
+    ) -> Result<Step, Error> {
+        let (t, h) = (self.t, self.ctl.starter_h);
+        let t_new = t + h;
+        let info = self
+            .starter
+            .integrate(sys, t, &self.y, t_new, &[], &mut ())?;
+        self.info.rhs_evals += info.rhs_evals;
+        // Keep (y_n, f_n) for output, then shift the f history:
+        // phi[j+1] = phi[j] (newest first).
+        self.p.copy_from_slice(&self.y);
+        self.fp.copy_from_slice(&self.phi[0]);
+        self.y.copy_from_slice(self.starter.y());
+        self.t = t_new;
+        self.info.accepted_steps += 1;
+        let step = self.ctl.starter_m - self.ctl.starter_left;
+        for j in (0..=step).rev() {
+            let (a, b) = self.phi.split_at_mut(j + 1);
+            b[0].copy_from_slice(&a[j]);
+        }
+        sys.rhs(t_new, &self.y, &mut self.phi[0]).at(t_new)?;
+        self.info.rhs_evals += 1;
+        (self.ctl.hermite, self.ctl.t_prev) = (true, t);
+        self.ctl.starter_left -= 1;
+        if self.ctl.starter_left == 0 {
+            self.backward_differences(h, self.ctl.starter_m);
+        }
+        Ok(Step::Starter {
+            last: t_new == t_end,
+        })
+    }
+
+    /// The history `f_m, …, f_0` in place into `Φ_j = ∇^j f_m`, `ψ_i = i h`.
+    fn backward_differences(&mut self, h: f64, m: usize) {
+        for j in 1..=m {
+            for l in (j..=m).rev() {
+                let (a, b) = self.phi.split_at_mut(l);
+                for i in 0..self.n {
+                    b[0][i] = a[l - 1][i] - b[0][i];
+                }
+            }
+        }
+        for i in 1..self.psi.len() {
+            self.psi[i] = i as f64 * h;
+        }
+        self.kold = m;
+    }
+
+    /// One PECE attempt at order `k` (STEP blocks 1–3): predict, evaluate,
+    /// estimate; on success correct `y = p + h g_k Φ^p_k`.
+    fn attempt<S: OdeSystem + ?Sized>(&mut self, sys: &mut S, t_end: f64) -> Result<Step, Error> {
+        let t = self.t;
+        let hmin = h_min(t);
+        let fixed = self.params.fixed.is_some();
+        let c = &mut self.ctl;
+        let adaptive = (!fixed).then_some((hmin, c.h_max));
+        let last = step_toward_end(&mut c.absh, (t_end - t).abs(), adaptive);
+        let (k, h) = (c.k, c.dir * c.absh);
+        let t_new = if last { t_end } else { t + h };
+        // STEP block 1: number of steps at constant size.
+        if h != c.h_old {
+            c.ns = 0;
+        }
+        if c.ns <= self.kold {
+            c.ns += 1;
+        }
+        self.coefficients(h, k);
+        self.predict(h, k);
+        sys.rhs(t_new, &self.p, &mut self.fp).at(t_new)?;
+        self.info.rhs_evals += 1;
+        let (err, finite) = self.estimate_errors(k);
+        if self.params.fixed.is_none() && !(finite && err <= 1.0) {
+            return self.reject(hmin, finite);
+        }
+        if !finite {
+            return Err(Error::NonFinite { t });
+        }
+        (self.ctl.ifail, self.ctl.h_old, self.ctl.hermite) = (0, h, false);
+        self.kold = k;
+        let hg = h * self.g[k];
+        for i in 0..self.n {
+            self.y[i] = self.p[i] + hg * (self.fp[i] - self.sum[i]);
+        }
+        self.t = t_new;
+        self.info.accepted_steps += 1;
+        Ok(Step::Accepted { last })
+    }
+
+    /// Weights `max(rtol |y_i|, atol_i)` at the start of the step and the
+    /// Adams–Bashforth predictor `p = y + h Σ_{j<k} g_j β_j Φ_j`, with
+    /// `sum = Σ_{j<k} β_j Φ_j`.
+    fn predict(&mut self, h: f64, k: usize) {
+        for i in 0..self.n {
+            self.wt[i] = (self.ctl.rtol * self.y[i].abs())
+                .max(self.params.atol.get(i))
+                .max(f64::MIN_POSITIVE);
+        }
+        self.p.copy_from_slice(&self.y);
+        self.sum.fill(0.0);
+        for j in 0..k {
+            let (b, hg) = (self.beta[j], h * self.g[j] * self.beta[j]);
+            for ((pi, si), fi) in self.p.iter_mut().zip(self.sum.iter_mut()).zip(&self.phi[j]) {
+                *pi += hg * fi;
+                *si += b * fi;
+            }
+        }
+    }
+
+    /// STEP block 2: error estimates at orders k, k−1, k−2 from
+    /// `Φ^p_k = fp − sum`, `Φ^p_{k−1} = Φ^p_k + β_{k−1}Φ_{k−1}`,
+    /// `Φ^p_{k−2} = Φ^p_{k−1} + β_{k−2}Φ_{k−2}`, and the order-lowering test.
+    /// Returns the local error of the order-k corrector and whether it is finite.
+    fn estimate_errors(&mut self, k: usize) -> (f64, bool) {
+        let (mut erk, mut erkm1, mut erkm2) = (0.0f64, 0.0f64, 0.0f64);
+        let mut worst = 0usize;
+        for i in 0..self.n {
+            let d = self.fp[i] - self.sum[i];
+            let inv = 1.0 / self.wt[i];
+            let ei = (d * inv).abs();
+            if ei > erk {
+                (erk, worst) = (ei, i);
+            }
+            if k >= 2 {
+                let d1 = d + self.beta[k - 1] * self.phi[k - 1][i];
+                erkm1 = erkm1.max((d1 * inv).abs());
+                if k >= 3 {
+                    let d2 = d1 + self.beta[k - 2] * self.phi[k - 2][i];
+                    erkm2 = erkm2.max((d2 * inv).abs());
+                }
+            }
+        }
+        self.err_component = Some(worst);
+        let finite = erk.is_finite() && all_finite(&self.p);
+        let absh = self.ctl.absh;
+        if k >= 3 {
+            erkm2 *= absh * self.sig[k - 1] * self.gstar[k - 2];
+        }
+        if k >= 2 {
+            erkm1 *= absh * self.sig[k] * self.gstar[k - 1];
+        }
+        let temp5 = absh * erk;
+        let err = temp5 * (self.g[k - 1] - self.g[k]).abs();
+        erk = temp5 * self.sig[k + 1] * self.gstar[k];
+        let mut knew = k;
+        if k >= 3 {
+            if erkm1.max(erkm2) <= erk {
+                knew = k - 1;
+            }
+        } else if k == 2 && erkm1 <= 0.5 * erk {
+            knew = k - 1;
+        }
+        let c = &mut self.ctl;
+        (c.erk, c.erkm1, c.erkm2, c.knew) = (erk, erkm1, erkm2, knew);
+        (err, finite)
+    }
+
+    /// STEP block 3: a failed step halves (after three failures order 1 with
+    /// `h √(½/erk)`); fails below `hmin`.
+    fn reject(&mut self, hmin: f64, finite: bool) -> Result<Step, Error> {
+        self.info.rejected_steps += 1;
+        let c = &mut self.ctl;
+        c.phase1 = false;
+        c.ifail += 1;
+        let mut temp2 = 0.5;
+        if c.ifail > 3 && finite && 0.5 < 0.25 * c.erk {
+            temp2 = (0.5 / c.erk).sqrt();
+        }
+        if c.ifail >= 3 {
+            c.knew = 1;
+        }
+        c.k = c.knew;
+        c.ns = 0;
+        if c.absh <= hmin {
+            let t = self.t;
+            return Err(if finite {
+                Error::StepSizeUnderflow {
+                    t,
+                    h: c.absh,
+                    h_min: hmin,
+                }
+            } else {
+                Error::NonFinite { t }
+            });
+        }
+        c.absh = (temp2 * c.absh).max(hmin);
+        c.h_old = 0.0;
+        Ok(Step::Rejected)
+    }
+
+    /// STEP block 4: order and step size for the next step after an accepted
+    /// step of order `k`.
+    fn select_order_and_step(&mut self) {
+        let kmax = self.params.max_order;
+        let c = &mut self.ctl;
+        let mut k = c.k;
+        if c.knew == k - 1 || k == kmax {
+            c.phase1 = false;
+        }
+        let mut erk_sel = c.erk;
+        if c.phase1 {
+            if k < kmax {
+                k += 1;
+                erk_sel = f64::NAN;
+            }
+        } else if c.knew == k - 1 && k > 1 {
+            k -= 1;
+            erk_sel = c.erkm1;
+        } else if k < c.ns {
+            // erk_{k+1} from Φ_{k+1}(n+1) (constant step: σ = 1).
+            let mut e: f64 = 0.0;
+            for i in 0..self.n {
+                e = e.max((self.phi[k + 1][i] / self.wt[i]).abs());
+            }
+            let erkp1 = c.absh * self.gstar[k + 1] * e;
+            if k == 1 {
+                if erkp1 < 0.5 * c.erk && k < kmax {
+                    k += 1;
+                    erk_sel = erkp1;
+                }
+            } else if c.erkm1 <= c.erk.min(erkp1) {
+                k -= 1;
+                erk_sel = c.erkm1;
+            } else if erkp1 < c.erk && k < kmax {
+                k += 1;
+                erk_sel = erkp1;
+            }
+        }
+        // New step size.
+        if c.phase1 || erk_sel.is_nan() || 0.5 >= erk_sel * 2f64.powi(k as i32 + 1) {
+            c.absh *= 2.0;
+        } else if 0.5 < erk_sel {
+            let r = (0.5 / erk_sel).powf(1.0 / (k + 1) as f64);
+            c.absh *= 0.5f64.max(0.9f64.min(r));
+        }
+        c.k = k;
+    }
+}
+
+impl<S: OdeSystem + ?Sized> Stepper<S> for Adams {
+    fn init(&mut self, sys: &S, t0: f64, y0: &[f64]) -> Result<(), Error> {
         let n = self.n;
         check_dim("y0", y0.len(), n)?;
         check_dim("system dimension", sys.dim(), n)?;
-        validate_span(t0, t_end, t_out)?;
         self.params.atol.validate(n)?;
         if !positive(self.params.rtol) {
             return Err(Error::InvalidInput("rtol must be positive".into()));
         }
-        let kmax = self.params.max_order;
-        if !(1..=MAX_ORDER).contains(&kmax) {
+        if !(1..=MAX_ORDER).contains(&self.params.max_order) {
             return Err(Error::InvalidInput("max_order must be in 1..=12".into()));
         }
-        let fixed = self.params.fixed;
-        if let Some((h, k)) = fixed
+        if let Some((h, k)) = self.params.fixed
             && !(positive(h) && (1..=MAX_ORDER).contains(&k))
         {
             return Err(Error::InvalidInput(
                 "fixed (h, k) needs h > 0 and 1 <= k <= 12".into(),
             ));
         }
-        let rtol = self.params.rtol.max(100.0 * crate::common::EPS);
-
+        self.ctl = Control {
+            rtol: self.params.rtol.max(100.0 * crate::common::EPS),
+            ..Control::default()
+        };
         self.info = Info::default();
         self.err_component = None;
         self.t = t0;
         self.y.copy_from_slice(y0);
-        let mut cursor = OutCursor::default();
-        while let Some(t) = cursor.next_at(t_out, t0) {
-            obs.sample(t, y0);
-        }
-        if t_end == t0 {
-            return Ok(self.info);
-        }
-        let dir = direction(t0, t_end);
-        let span = (t_end - t0).abs();
-        let h_max = self.params.h_max.unwrap_or(0.1 * span).min(span);
+        Ok(())
+    }
 
+    fn start(&mut self, sys: &mut S, t_end: f64) -> Result<(), Error> {
+        let t0 = self.t;
+        let span = (t_end - t0).abs();
+        self.ctl.dir = direction(t0, t_end);
+        self.ctl.h_max = self.params.h_max.unwrap_or(0.1 * span).min(span);
         sys.rhs(t0, &self.y, &mut self.phi[0]).at(t0)?;
         self.info.rhs_evals += 1;
         if !all_finite(&self.phi[0]) || !all_finite(&self.y) {
@@ -311,345 +628,94 @@ impl Adams {
         }
         self.psi = [0.0; MAX_ORDER + 2];
         self.kold = 0;
-
-        let mut k = 1;
-        let mut absh;
-        let mut phase1 = fixed.is_none();
-        let mut ns = 0usize;
-        let mut h_old = 0.0;
-        if let Some((hf, kf)) = fixed {
-            absh = hf;
-            k = kf;
-            // Start: k−1 Dormand–Prince steps build f_{k−1}, …, f_0 at
-            // constant step; Φ_j = ∇^j f (backward differences).
-            let nstart = (kf - 1).min(((span / hf) as usize).saturating_sub(1));
-            if nstart > 0 {
-                self.start_fixed(sys, hf * dir, nstart, obs, &mut cursor, t_out)?;
-                if self.info.stopped {
-                    return Ok(self.info);
-                }
-                k = nstart + 1;
-            }
-            ns = MAX_ORDER + 2;
-            h_old = dir * hf;
+        (self.ctl.k, self.ctl.phase1) = (1, self.params.fixed.is_none());
+        if let Some((hf, kf)) = self.params.fixed {
+            self.plan_fixed_start(hf, kf, span);
         } else if let Some(h0) = self.params.h0 {
-            absh = h0.abs().min(h_max);
+            self.ctl.absh = h0.abs().min(self.ctl.h_max);
         } else {
-            // ode113.m: rh = ‖f₀ / max(|y₀|, atol/rtol)‖∞ / (¼ √rtol); h = 1/rh if
-            // smaller (with s = ‖f₀ / max(rtol|y₀|, atol)‖∞, rh = 4 √rtol s).
-            let mut s: f64 = 0.0;
-            for i in 0..n {
-                let wt = (rtol * self.y[i].abs())
-                    .max(self.params.atol.get(i))
-                    .max(f64::MIN_POSITIVE);
-                s = s.max((self.phi[0][i] / wt).abs());
-            }
-            let rh = 4.0 * rtol.sqrt() * s;
-            absh = h_max;
-            if absh * rh > 1.0 {
-                absh = 1.0 / rh;
-            }
-            absh = absh.max(h_min(t0));
+            self.ctl.absh = self.initial_step();
         }
-        if fixed.is_some() && (self.t - t_end).abs() == 0.0 {
-            return Ok(self.info);
-        }
+        Ok(())
+    }
 
-        let mut ifail = 0usize;
-        loop {
-            let t = self.t;
-            if self.info.accepted_steps + self.info.rejected_steps >= self.params.max_steps {
-                return Err(Error::TooManySteps {
-                    t,
-                    max_steps: self.params.max_steps,
-                });
-            }
-            let hmin = h_min(t);
-            let remaining = (t_end - t).abs();
-            let mut done = false;
-            if fixed.is_some() {
-                if remaining <= absh * (1.0 + 1e-10) {
-                    absh = remaining;
-                    done = true;
-                }
-            } else {
-                absh = absh.min(h_max).max(hmin);
-                if 1.1 * absh >= remaining {
-                    absh = remaining;
-                    done = true;
-                }
-            }
-            let h = dir * absh;
-            let t_new = if done { t_end } else { t + h };
-            // STEP block 1: number of steps at constant size.
-            if h != h_old {
-                ns = 0;
-            }
-            if ns <= self.kold {
-                ns += 1;
-            }
-            self.coefficients(h, k);
-            // Weights at the start of the step.
-            for i in 0..n {
-                self.wt[i] = (rtol * self.y[i].abs())
-                    .max(self.params.atol.get(i))
-                    .max(f64::MIN_POSITIVE);
-            }
-            // Predict: p = y + h Σ_{j<k} g_j β_j Φ_j;  sum = Σ_{j<k} β_j Φ_j.
-            self.p.copy_from_slice(&self.y);
-            self.sum.fill(0.0);
-            for j in 0..k {
-                let (b, hg) = (self.beta[j], h * self.g[j] * self.beta[j]);
-                for ((pi, si), fi) in self.p.iter_mut().zip(self.sum.iter_mut()).zip(&self.phi[j]) {
-                    *pi += hg * fi;
-                    *si += b * fi;
-                }
-            }
-            sys.rhs(t_new, &self.p, &mut self.fp).at(t_new)?;
-            self.info.rhs_evals += 1;
-            // Error estimates (STEP block 2). Φ^p_k = fp − sum,
-            // Φ^p_{k−1} = Φ^p_k + β_{k−1}Φ_{k−1}, Φ^p_{k−2} = Φ^p_{k−1} + β_{k−2}Φ_{k−2}.
-            let (mut erk, mut erkm1, mut erkm2) = (0.0f64, 0.0f64, 0.0f64);
-            let mut worst = 0usize;
-            for i in 0..n {
-                let d = self.fp[i] - self.sum[i];
-                let inv = 1.0 / self.wt[i];
-                let ei = (d * inv).abs();
-                if ei > erk {
-                    (erk, worst) = (ei, i);
-                }
-                if k >= 2 {
-                    let d1 = d + self.beta[k - 1] * self.phi[k - 1][i];
-                    erkm1 = erkm1.max((d1 * inv).abs());
-                    if k >= 3 {
-                        let d2 = d1 + self.beta[k - 2] * self.phi[k - 2][i];
-                        erkm2 = erkm2.max((d2 * inv).abs());
-                    }
-                }
-            }
-            self.err_component = Some(worst);
-            let finite = erk.is_finite() && all_finite(&self.p);
-            if k >= 3 {
-                erkm2 *= absh * self.sig[k - 1] * self.gstar[k - 2];
-            }
-            if k >= 2 {
-                erkm1 *= absh * self.sig[k] * self.gstar[k - 1];
-            }
-            let temp5 = absh * erk;
-            let err = temp5 * (self.g[k - 1] - self.g[k]).abs();
-            erk = temp5 * self.sig[k + 1] * self.gstar[k];
-            // Order lowering test.
-            let mut knew = k;
-            if k >= 3 {
-                if erkm1.max(erkm2) <= erk {
-                    knew = k - 1;
-                }
-            } else if k == 2 && erkm1 <= 0.5 * erk {
-                knew = k - 1;
-            }
-            if fixed.is_none() && !(finite && err <= 1.0) {
-                // STEP block 3: failed step.
-                self.info.rejected_steps += 1;
-                phase1 = false;
-                ifail += 1;
-                let mut temp2 = 0.5;
-                if ifail > 3 && finite && 0.5 < 0.25 * erk {
-                    temp2 = (0.5 / erk).sqrt();
-                }
-                if ifail >= 3 {
-                    knew = 1;
-                }
-                k = knew;
-                ns = 0;
-                if absh <= hmin {
-                    return Err(if finite {
-                        Error::StepSizeUnderflow {
-                            t,
-                            h: absh,
-                            h_min: hmin,
-                        }
-                    } else {
-                        Error::NonFinite { t }
-                    });
-                }
-                absh = (temp2 * absh).max(hmin);
-                h_old = 0.0;
-                continue;
-            }
-            if !finite {
-                return Err(Error::NonFinite { t });
-            }
-            // Accepted: correct y = p + h g_k Φ^p_k.
-            ifail = 0;
-            self.kold = k;
-            h_old = h;
-            let hg = h * self.g[k];
-            for i in 0..n {
-                self.y[i] = self.p[i] + hg * (self.fp[i] - self.sum[i]);
-            }
-            self.t = t_new;
-            self.info.accepted_steps += 1;
-            if projection_due(self.params.project_every, self.info.accepted_steps) {
-                self.info.projections += 1;
-                if sys.project(t_new, &mut self.y).at(t_new)? {
-                    self.info.projections_applied += 1;
-                }
-            }
-            // Final evaluation and update of the differences:
-            // Φ_0(n+1) = f_{n+1}, Φ_{j+1}(n+1) = Φ_j(n+1) − β_j Φ_j(n), j = 0..=k.
-            sys.rhs(t_new, &self.y, &mut self.fp).at(t_new)?;
-            self.info.rhs_evals += 1;
-            if !all_finite(&self.fp) {
-                return Err(Error::NonFinite { t: t_new });
-            }
-            // Column-oriented with `fp` as the running Φ_j(n+1) (vectorisable).
-            for j in 0..=k {
-                let b = self.beta[j];
-                for (c, p) in self.fp.iter_mut().zip(self.phi[j].iter_mut()) {
-                    let next = *c - b * *p;
-                    *p = *c;
-                    *c = next;
-                }
-            }
-            self.phi[k + 1].copy_from_slice(&self.fp);
-            self.psi = self.psi_new;
-
-            // Output.
-            while let Some(ts) = cursor.next_before(t_out, dir, t_new) {
-                self.interpolate(ts);
-                obs.sample(ts, &self.y_out);
-            }
-            while let Some(ts) = cursor.next_at(t_out, t_new) {
-                obs.sample(ts, &self.y);
-            }
-            if obs.step(t_new, &self.y).is_break() {
-                self.info.stopped = true;
-                return Ok(self.info);
-            }
-            if done {
-                return Ok(self.info);
-            }
-            if let Some((_, kf)) = fixed {
-                k = (k + 1).min(kf);
-                continue;
-            }
-
-            // STEP block 4: order and step size for the next step.
-            if knew == k - 1 || k == kmax {
-                phase1 = false;
-            }
-            let mut erk_sel = erk;
-            if phase1 {
-                if k < kmax {
-                    k += 1;
-                    erk_sel = f64::NAN;
-                }
-            } else if knew == k - 1 && k > 1 {
-                k -= 1;
-                erk_sel = erkm1;
-            } else if k < ns {
-                // erk_{k+1} from Φ_{k+1}(n+1) (constant step: σ = 1).
-                let mut e: f64 = 0.0;
-                for i in 0..n {
-                    e = e.max((self.phi[k + 1][i] / self.wt[i]).abs());
-                }
-                let erkp1 = absh * self.gstar[k + 1] * e;
-                if k == 1 {
-                    if erkp1 < 0.5 * erk && k < kmax {
-                        k += 1;
-                        erk_sel = erkp1;
-                    }
-                } else if erkm1 <= erk.min(erkp1) {
-                    k -= 1;
-                    erk_sel = erkm1;
-                } else if erkp1 < erk && k < kmax {
-                    k += 1;
-                    erk_sel = erkp1;
-                }
-            }
-            // New step size.
-            if phase1 || erk_sel.is_nan() || 0.5 >= erk_sel * 2f64.powi(k as i32 + 1) {
-                absh *= 2.0;
-            } else if 0.5 < erk_sel {
-                let r = (0.5 / erk_sel).powf(1.0 / (k + 1) as f64);
-                absh *= 0.5f64.max(0.9f64.min(r));
-            }
+    fn step(&mut self, sys: &mut S, t_end: f64) -> Result<Step, Error> {
+        if self.ctl.starter_left > 0 {
+            self.starter_step(sys, t_end)
+        } else {
+            self.attempt(sys, t_end)
         }
     }
 
-    /// Fixed-step start: `m` Dormand–Prince steps of size `h` (4 sub-steps
-    /// each), collecting `f` at each point; the backward differences become
-    /// `Φ_j`, and `ψ_i = i h`.
-    fn start_fixed<S: OdeSystem + ?Sized, O: Observer + ?Sized>(
-        &mut self,
-        sys: &mut S,
-        h: f64,
-        m: usize,
-        obs: &mut O,
-        cursor: &mut OutCursor,
-        t_out: &[f64],
-    ) -> Result<(), Error> {
-        let n = self.n;
-        self.starter.params_mut().fixed_step = Some(h.abs() / 4.0);
-        self.starter.params_mut().project_every = 0;
-        let dir = h.signum();
-        for step in 0..m {
-            let t = self.t;
-            let t_new = t + h;
-            let info = self
-                .starter
-                .integrate(sys, t, &self.y, t_new, &[], &mut ())?;
-            self.info.rhs_evals += info.rhs_evals;
-            // Keep (y_n, f_n) for output, then shift the f history:
-            // phi[j+1] = phi[j] (newest first).
-            self.p.copy_from_slice(&self.y);
-            self.fp.copy_from_slice(&self.phi[0]);
-            self.y.copy_from_slice(self.starter.y());
-            self.t = t_new;
-            self.info.accepted_steps += 1;
-            for j in (0..=step).rev() {
-                let (a, b) = self.phi.split_at_mut(j + 1);
-                b[0].copy_from_slice(&a[j]);
-            }
-            sys.rhs(t_new, &self.y, &mut self.phi[0]).at(t_new)?;
-            self.info.rhs_evals += 1;
-            while let Some(ts) = cursor.next_before(t_out, dir, t_new) {
-                // Cubic Hermite on (y_n, f_n, y_{n+1}, f_{n+1}).
-                let th = (ts - t) / h;
-                let h00 = (1.0 + 2.0 * th) * (1.0 - th) * (1.0 - th);
-                let h10 = th * (1.0 - th) * (1.0 - th);
-                let h01 = th * th * (3.0 - 2.0 * th);
-                let h11 = th * th * (th - 1.0);
-                for i in 0..n {
-                    self.y_out[i] = h00 * self.p[i]
-                        + h10 * h * self.fp[i]
-                        + h01 * self.y[i]
-                        + h11 * h * self.phi[0][i];
-                }
-                obs.sample(ts, &self.y_out);
-            }
-            while let Some(ts) = cursor.next_at(t_out, t_new) {
-                obs.sample(ts, &self.y);
-            }
-            if obs.step(t_new, &self.y).is_break() {
-                self.info.stopped = true;
-                return Ok(());
+    fn project(&mut self, sys: &mut S) -> Result<bool, Error> {
+        sys.project(self.t, &mut self.y).at(self.t)
+    }
+
+    /// Final evaluation and update of the differences,
+    /// `Φ_0(n+1) = f_{n+1}`, `Φ_{j+1}(n+1) = Φ_j(n+1) − β_j Φ_j(n)`, `j = 0..=k`,
+    /// then the order and step of the next step.
+    fn complete(&mut self, sys: &mut S) -> Result<(), Error> {
+        if self.ctl.hermite {
+            return Ok(());
+        }
+        let t = self.t;
+        sys.rhs(t, &self.y, &mut self.fp).at(t)?;
+        self.info.rhs_evals += 1;
+        if !all_finite(&self.fp) {
+            return Err(Error::NonFinite { t });
+        }
+        let k = self.kold;
+        // Column-oriented with `fp` as the running Φ_j(n+1) (vectorisable).
+        for j in 0..=k {
+            let b = self.beta[j];
+            for (c, p) in self.fp.iter_mut().zip(self.phi[j].iter_mut()) {
+                let next = *c - b * *p;
+                *p = *c;
+                *c = next;
             }
         }
-        // Backward differences in place: phi[j] ← ∇^j f_m.
-        for j in 1..=m {
-            for l in (j..=m).rev() {
-                let (a, b) = self.phi.split_at_mut(l);
-                for i in 0..n {
-                    b[0][i] = a[l - 1][i] - b[0][i];
-                }
-            }
+        self.phi[k + 1].copy_from_slice(&self.fp);
+        self.psi = self.psi_new;
+        match self.params.fixed {
+            Some((_, kf)) => self.ctl.k = (k + 1).min(kf),
+            None => self.select_order_and_step(),
         }
-        for i in 1..self.psi.len() {
-            self.psi[i] = i as f64 * h;
-        }
-        self.kold = m;
         Ok(())
+    }
+
+    /// `INTRP`, or during the fixed-step start cubic Hermite on
+    /// `(y_n, f_n, y_{n+1}, f_{n+1})`.
+    fn interpolate(&mut self, ts: f64) -> &[f64] {
+        if self.ctl.hermite {
+            let h = self.ctl.starter_h;
+            let (start, end) = ((&self.p[..], &self.fp[..]), (&self.y[..], &self.phi[0][..]));
+            hermite((ts - self.ctl.t_prev) / h, h, start, end, &mut self.y_out);
+        } else {
+            self.intrp(ts);
+        }
+        &self.y_out
+    }
+
+    fn t(&self) -> f64 {
+        self.t
+    }
+    fn y(&self) -> &[f64] {
+        &self.y
+    }
+    fn info(&self) -> Info {
+        self.info
+    }
+    fn info_mut(&mut self) -> &mut Info {
+        &mut self.info
+    }
+    fn schedule(&self) -> Schedule {
+        Schedule {
+            project_every: self.params.project_every,
+            max_steps: self.params.max_steps,
+        }
+    }
+    fn error_component(&self) -> Option<usize> {
+        self.err_component
     }
 }
 

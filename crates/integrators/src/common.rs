@@ -94,3 +94,45 @@ impl OutCursor {
 pub(crate) fn projection_due(project_every: usize, accepted: usize) -> bool {
     project_every > 0 && accepted.is_multiple_of(project_every)
 }
+
+/// The size `|h|` of the next step toward a final time `remaining` away, and whether
+/// that step ends there (`ode45.m`): an adaptive step is clamped to `[hmin, h_max]`
+/// and stretched by up to 10 % to land on the final time; a fixed step ends there
+/// when at most round-off longer than what remains.
+#[inline]
+pub(crate) fn step_toward_end(
+    absh: &mut f64,
+    remaining: f64,
+    adaptive: Option<(f64, f64)>,
+) -> bool {
+    let last = match adaptive {
+        Some((hmin, h_max)) => {
+            *absh = absh.min(h_max).max(hmin);
+            1.1 * *absh >= remaining
+        }
+        None => remaining <= *absh * (1.0 + 1e-10),
+    };
+    if last {
+        *absh = remaining;
+    }
+    last
+}
+
+/// Cubic Hermite interpolation on `[t, t + h]` from `(y0, f0)` at `θ = 0` and
+/// `(y1, f1)` at `θ = 1`, at `θ`, into `out`.
+pub(crate) fn hermite(
+    theta: f64,
+    h: f64,
+    (y0, f0): (&[f64], &[f64]),
+    (y1, f1): (&[f64], &[f64]),
+    out: &mut [f64],
+) {
+    let th = theta;
+    let h00 = (1.0 + 2.0 * th) * (1.0 - th) * (1.0 - th);
+    let h10 = th * (1.0 - th) * (1.0 - th);
+    let h01 = th * th * (3.0 - 2.0 * th);
+    let h11 = th * th * (th - 1.0);
+    for i in 0..out.len() {
+        out[i] = h00 * y0[i] + h10 * h * f0[i] + h01 * y1[i] + h11 * h * f1[i];
+    }
+}

@@ -16,11 +16,11 @@
 //! matrix `I − (h/2) J` (`J = ∂f/∂y`, from [`OdeSystem::jacobian`] or forward
 //! differences), factorised once per step (or reused across steps).
 
-use crate::common::{
-    EPS, OutCursor, all_finite, check_dim, direction, positive, projection_due, validate_span,
-};
+use crate::common::{EPS, all_finite, check_dim, direction, hermite, positive};
+use crate::driver::drive;
 use crate::error::{AtTime, Error};
 use crate::lu;
+use crate::stepper::{Schedule, Step, Stepper};
 use crate::system::{Info, Observer, OdeSystem};
 use nalgebra::DMatrix;
 
@@ -218,12 +218,7 @@ impl<S: OdeSystem + ?Sized> ImplicitStepSolver<S> for Newton {
         y_next: &mut [f64],
         info: &mut Info,
     ) -> Result<(), Error> {
-        let n = self.n;
-        let (t, h, y) = (req.t, req.h, req.y);
-        let t_eval = match req.rule {
-            ImplicitRule::Midpoint => t + 0.5 * h,
-            ImplicitRule::Trapezoidal => t + h,
-        };
+        let h = req.h;
         // A stale factorisation may be tried first; a fresh one is always
         // tried before giving up.
         // (An h that differs by round-off keeps the factorisation: it only
@@ -233,79 +228,123 @@ impl<S: OdeSystem + ?Sized> ImplicitStepSolver<S> for Newton {
             .is_some_and(|hl| (hl - h).abs() <= 1e-10 * h.abs());
         let mut fresh = !(self.params.reuse_jacobian && same_h);
         loop {
-            for i in 0..n {
-                y_next[i] = y[i] + h * req.f[i];
-            }
-            let mut prev = f64::INFINITY;
-            let mut iterations = 0;
-            let mut converged = false;
-            let mut last = f64::NAN;
-            while iterations < self.params.max_iterations {
-                // Residual G(Y) at the current iterate.
-                match req.rule {
-                    ImplicitRule::Midpoint => {
-                        for i in 0..n {
-                            self.arg[i] = 0.5 * (y[i] + y_next[i]);
-                        }
-                    }
-                    ImplicitRule::Trapezoidal => self.arg.copy_from_slice(y_next),
-                }
-                sys.rhs(t_eval, &self.arg, &mut self.fy).at(t_eval)?;
-                info.rhs_evals += 1;
-                if !all_finite(&self.fy) {
-                    break;
-                }
-                if fresh && iterations == 0 {
-                    self.refresh(sys, t_eval, h, info)?;
-                }
-                match req.rule {
-                    ImplicitRule::Midpoint => {
-                        for i in 0..n {
-                            self.delta[i] = -(y_next[i] - y[i] - h * self.fy[i]);
-                        }
-                    }
-                    ImplicitRule::Trapezoidal => {
-                        for i in 0..n {
-                            self.delta[i] = -(y_next[i] - y[i] - 0.5 * h * (req.f[i] + self.fy[i]));
-                        }
-                    }
-                }
-                lu::solve(&self.lu, n, &self.piv, &mut self.delta);
-                iterations += 1;
-                info.newton_iterations += 1;
-                let mut norm: f64 = 0.0;
-                for i in 0..n {
-                    y_next[i] += self.delta[i];
-                    let sc = self.params.atol + self.params.rtol * y_next[i].abs();
-                    norm = norm.max(self.delta[i].abs() / sc);
-                }
-                last = norm;
-                if !norm.is_finite() {
-                    break;
-                }
-                if norm <= 1.0 {
-                    converged = true;
-                    break;
-                }
-                if iterations >= 2 && norm > 2.0 * prev {
-                    break; // diverging
-                }
-                prev = norm;
-            }
+            let (converged, iterations, correction) =
+                self.iterate(sys, req, y_next, info, fresh)?;
             if converged {
                 return Ok(());
             }
             if fresh {
                 return Err(Error::NewtonFailure {
-                    t,
+                    t: req.t,
                     h,
                     iterations,
-                    correction: last,
+                    correction,
                 });
             }
             info.rejected_steps += 1;
             fresh = true;
         }
+    }
+}
+
+impl Newton {
+    /// Newton iterations from the predictor `Y₀ = y_n + h f`, with a fresh
+    /// factorisation at the first one if `fresh`: whether they converged, how
+    /// many were done, and the last scaled correction.
+    fn iterate<S: OdeSystem + ?Sized>(
+        &mut self,
+        sys: &mut S,
+        req: &StepRequest<'_>,
+        y_next: &mut [f64],
+        info: &mut Info,
+        fresh: bool,
+    ) -> Result<(bool, usize, f64), Error> {
+        let (n, h, y) = (self.n, req.h, req.y);
+        let t_eval = match req.rule {
+            ImplicitRule::Midpoint => req.t + 0.5 * h,
+            ImplicitRule::Trapezoidal => req.t + h,
+        };
+        for i in 0..n {
+            y_next[i] = y[i] + h * req.f[i];
+        }
+        let mut prev = f64::INFINITY;
+        let mut iterations = 0;
+        let mut last = f64::NAN;
+        while iterations < self.params.max_iterations {
+            // Residual G(Y) at the current iterate.
+            match req.rule {
+                ImplicitRule::Midpoint => {
+                    for i in 0..n {
+                        self.arg[i] = 0.5 * (y[i] + y_next[i]);
+                    }
+                }
+                ImplicitRule::Trapezoidal => self.arg.copy_from_slice(y_next),
+            }
+            sys.rhs(t_eval, &self.arg, &mut self.fy).at(t_eval)?;
+            info.rhs_evals += 1;
+            if !all_finite(&self.fy) {
+                break;
+            }
+            if fresh && iterations == 0 {
+                self.refresh(sys, t_eval, h, info)?;
+            }
+            self.correction(req, y_next);
+            iterations += 1;
+            info.newton_iterations += 1;
+            let mut norm: f64 = 0.0;
+            for i in 0..n {
+                y_next[i] += self.delta[i];
+                let sc = self.params.atol + self.params.rtol * y_next[i].abs();
+                norm = norm.max(self.delta[i].abs() / sc);
+            }
+            last = norm;
+            if !norm.is_finite() {
+                break;
+            }
+            if norm <= 1.0 {
+                return Ok((true, iterations, last));
+            }
+            if iterations >= 2 && norm > 2.0 * prev {
+                break; // diverging
+            }
+            prev = norm;
+        }
+        Ok((false, iterations, last))
+    }
+
+    /// The Newton correction `ΔY = −(I − h/2 J)⁻¹ G(Y)` into `delta`, with
+    /// `f(t_eval, arg)` in `fy`.
+    fn correction(&mut self, req: &StepRequest<'_>, y_next: &[f64]) {
+        let (y, h) = (req.y, req.h);
+        match req.rule {
+            ImplicitRule::Midpoint => {
+                for i in 0..self.n {
+                    self.delta[i] = -(y_next[i] - y[i] - h * self.fy[i]);
+                }
+            }
+            ImplicitRule::Trapezoidal => {
+                for i in 0..self.n {
+                    self.delta[i] = -(y_next[i] - y[i] - 0.5 * h * (req.f[i] + self.fy[i]));
+                }
+            }
+        }
+        lu::solve(&self.lu, self.n, &self.piv, &mut self.delta);
+    }
+}
+
+impl<S, Sol> ImplicitStepSolver<S> for &mut Sol
+where
+    S: OdeSystem + ?Sized,
+    Sol: ImplicitStepSolver<S> + ?Sized,
+{
+    fn solve(
+        &mut self,
+        sys: &mut S,
+        req: &StepRequest<'_>,
+        y_next: &mut [f64],
+        info: &mut Info,
+    ) -> Result<(), Error> {
+        (**self).solve(sys, req, y_next, info)
     }
 }
 
@@ -347,55 +386,56 @@ impl Params {
     }
 }
 
-/// Fixed-step implicit midpoint / trapezoidal integrator.
+/// Fixed-step implicit midpoint / trapezoidal integrator whose steps are solved
+/// by `Sol` ([`Newton`] by default; see [`ImplicitStepSolver`]).
 ///
 /// Output at requested times uses linear interpolation for the midpoint rule
 /// and cubic Hermite interpolation on `(y_n, f_n, y_{n+1}, f_{n+1})` for the
 /// trapezoidal rule (both at least second order, like the rules).
 #[derive(Debug, Clone)]
-pub struct ImplicitIntegrator {
+pub struct ImplicitIntegrator<Sol = Newton> {
     params: Params,
     n: usize,
-    newton: Newton,
+    solver: Sol,
+    s: State,
+}
+
+/// The state of an [`ImplicitIntegrator`] and its run.
+#[derive(Debug, Clone, Default)]
+struct State {
+    /// The state and, with it, `f(t, y)` (trapezoidal) or the slope of the last
+    /// step (midpoint: the predictor of the next).
     y: Vec<f64>,
-    y_new: Vec<f64>,
     f: Vec<f64>,
-    f_new: Vec<f64>,
+    /// Start and end (before any projection) of the last step, with their `f`,
+    /// for dense output.
+    y_prev: Vec<f64>,
+    f_prev: Vec<f64>,
+    y_end: Vec<f64>,
+    f_end: Vec<f64>,
     y_out: Vec<f64>,
     t: f64,
+    t0: f64,
+    dir: f64,
+    /// Steps taken in this run (the step ends at `t0 + steps h`).
+    steps: usize,
+    /// Start time and (signed) size of the last step.
+    t_prev: f64,
+    h: f64,
+    /// The projection changed the state after the last step.
+    projected: bool,
     info: Info,
 }
 
 impl ImplicitIntegrator {
-    /// An integrator for systems of dimension `n`.
+    /// An integrator for systems of dimension `n`, with the [`Newton`] solver.
     pub fn new(n: usize, params: Params) -> Self {
-        Self {
-            newton: Newton::new(n, params.newton.clone()),
-            params,
-            n,
-            y: vec![0.0; n],
-            y_new: vec![0.0; n],
-            f: vec![0.0; n],
-            f_new: vec![0.0; n],
-            y_out: vec![0.0; n],
-            t: 0.0,
-            info: Info::default(),
-        }
-    }
-    /// Time of the last accepted state.
-    pub fn t(&self) -> f64 {
-        self.t
-    }
-    /// Last accepted state (also after an error).
-    pub fn y(&self) -> &[f64] {
-        &self.y
-    }
-    /// Statistics.
-    pub fn info(&self) -> Info {
-        self.info
+        let newton = Newton::new(n, params.newton.clone());
+        Self::with_solver(n, params, newton)
     }
 
-    /// Integrate with the default [`Newton`] solver.
+    /// Integrate with the [`Newton`] solver (its factorisation is forgotten
+    /// first) by [`crate::drive`].
     pub fn integrate<S: OdeSystem + ?Sized, O: Observer + ?Sized>(
         &mut self,
         sys: &mut S,
@@ -405,18 +445,49 @@ impl ImplicitIntegrator {
         t_out: &[f64],
         obs: &mut O,
     ) -> Result<Info, Error> {
-        let mut newton =
-            std::mem::replace(&mut self.newton, Newton::new(0, NewtonParams::default()));
-        newton.reset();
-        let r = self.integrate_with(&mut newton, sys, t0, y0, t_end, t_out, obs);
-        self.newton = newton;
-        r
+        self.solver.reset();
+        drive(self, sys, t0, y0, t_end, t_out, obs)
+    }
+}
+
+impl<Sol> ImplicitIntegrator<Sol> {
+    /// An integrator for systems of dimension `n` whose steps `solver` solves.
+    pub fn with_solver(n: usize, params: Params, solver: Sol) -> Self {
+        let v = || vec![0.0; n];
+        Self {
+            params,
+            n,
+            solver,
+            s: State {
+                y: v(),
+                f: v(),
+                y_prev: v(),
+                f_prev: v(),
+                y_end: v(),
+                f_end: v(),
+                y_out: v(),
+                ..State::default()
+            },
+        }
+    }
+    /// Time of the last accepted state.
+    pub fn t(&self) -> f64 {
+        self.s.t
+    }
+    /// Last accepted state (also after an error).
+    pub fn y(&self) -> &[f64] {
+        &self.s.y
+    }
+    /// Statistics.
+    pub fn info(&self) -> Info {
+        self.s.info
     }
 
-    /// Integrate, solving each step's nonlinear equations with `solver`.
-    pub fn integrate_with<S, Sol, O>(
+    /// Integrate, solving each step's nonlinear equations with `solver` instead
+    /// of this integrator's own.
+    pub fn integrate_with<S, Sol2, O>(
         &mut self,
-        solver: &mut Sol,
+        solver: &mut Sol2,
         sys: &mut S,
         t0: f64,
         y0: &[f64],
@@ -426,120 +497,143 @@ impl ImplicitIntegrator {
     ) -> Result<Info, Error>
     where
         S: OdeSystem + ?Sized,
-        Sol: ImplicitStepSolver<S> + ?Sized,
+        Sol2: ImplicitStepSolver<S> + ?Sized,
         O: Observer + ?Sized,
     {
-        let n = self.n;
-        check_dim("y0", y0.len(), n)?;
-        check_dim("system dimension", sys.dim(), n)?;
-        validate_span(t0, t_end, t_out)?;
-        let h_abs = self.params.h;
-        if !positive(h_abs) {
+        // The same state, stepped with the borrowed solver (moving the vectors
+        // allocates nothing).
+        let mut run = ImplicitIntegrator {
+            params: self.params.clone(),
+            n: self.n,
+            solver,
+            s: std::mem::take(&mut self.s),
+        };
+        let r = drive(&mut run, sys, t0, y0, t_end, t_out, obs);
+        self.s = run.s;
+        r
+    }
+}
+
+impl<S, Sol> Stepper<S> for ImplicitIntegrator<Sol>
+where
+    S: OdeSystem + ?Sized,
+    Sol: ImplicitStepSolver<S>,
+{
+    fn init(&mut self, sys: &S, t0: f64, y0: &[f64]) -> Result<(), Error> {
+        check_dim("y0", y0.len(), self.n)?;
+        check_dim("system dimension", sys.dim(), self.n)?;
+        if !positive(self.params.h) {
             return Err(Error::InvalidInput("step h must be positive".into()));
         }
-        let rule = self.params.rule;
-        self.info = Info::default();
-        self.t = t0;
-        self.y.copy_from_slice(y0);
-        let mut cursor = OutCursor::default();
-        while let Some(t) = cursor.next_at(t_out, t0) {
-            obs.sample(t, y0);
+        let s = &mut self.s;
+        (s.info, s.t, s.t0, s.steps, s.projected) = (Info::default(), t0, t0, 0, false);
+        s.y.copy_from_slice(y0);
+        Ok(())
+    }
+
+    fn start(&mut self, sys: &mut S, t_end: f64) -> Result<(), Error> {
+        let s = &mut self.s;
+        s.dir = direction(s.t, t_end);
+        sys.rhs(s.t, &s.y, &mut s.f).at(s.t)?;
+        s.info.rhs_evals += 1;
+        if !all_finite(&s.f) {
+            return Err(Error::NonFinite { t: s.t });
         }
-        if t_end == t0 {
-            return Ok(self.info);
+        Ok(())
+    }
+
+    fn step(&mut self, sys: &mut S, t_end: f64) -> Result<Step, Error> {
+        let (rule, h_abs, s) = (self.params.rule, self.params.h, &mut self.s);
+        let t = s.t;
+        s.steps += 1;
+        let last = (t_end - t).abs() <= h_abs * (1.0 + 1e-10);
+        // t0 + k h rather than accumulated sums.
+        let t_new = if last {
+            t_end
+        } else {
+            s.t0 + s.dir * h_abs * s.steps as f64
+        };
+        let h = t_new - t;
+        let req = StepRequest {
+            rule,
+            t,
+            h,
+            y: &s.y,
+            f: &s.f,
+        };
+        self.solver.solve(sys, &req, &mut s.y_end, &mut s.info)?;
+        if !all_finite(&s.y_end) {
+            return Err(Error::NonFinite { t });
         }
-        let dir = direction(t0, t_end);
-        sys.rhs(t0, &self.y, &mut self.f).at(t0)?;
-        self.info.rhs_evals += 1;
-        if !all_finite(&self.f) {
-            return Err(Error::NonFinite { t: t0 });
+        s.info.accepted_steps += 1;
+        match rule {
+            ImplicitRule::Trapezoidal => {
+                sys.rhs(t_new, &s.y_end, &mut s.f_end).at(t_new)?;
+                s.info.rhs_evals += 1;
+            }
+            ImplicitRule::Midpoint => {
+                // Slope of the step = f at the midpoint (predictor only).
+                for i in 0..self.n {
+                    s.f_end[i] = (s.y_end[i] - s.y[i]) / h;
+                }
+            }
         }
-        let mut step = 0usize;
-        loop {
-            let t = self.t;
-            step += 1;
-            if self.info.accepted_steps >= self.params.max_steps {
-                return Err(Error::TooManySteps {
-                    t,
-                    max_steps: self.params.max_steps,
-                });
-            }
-            let remaining = (t_end - t).abs();
-            let done = remaining <= h_abs * (1.0 + 1e-10);
-            // t0 + k h rather than accumulated sums.
-            let t_new = if done {
-                t_end
-            } else {
-                t0 + dir * h_abs * step as f64
-            };
-            let h = t_new - t;
-            let req = StepRequest {
-                rule,
-                t,
-                h,
-                y: &self.y,
-                f: &self.f,
-            };
-            solver.solve(sys, &req, &mut self.y_new, &mut self.info)?;
-            if !all_finite(&self.y_new) {
-                return Err(Error::NonFinite { t });
-            }
-            self.info.accepted_steps += 1;
-            match rule {
-                ImplicitRule::Trapezoidal => {
-                    sys.rhs(t_new, &self.y_new, &mut self.f_new).at(t_new)?;
-                    self.info.rhs_evals += 1;
-                }
-                ImplicitRule::Midpoint => {
-                    // Slope of the step = f at the midpoint (predictor only).
-                    for i in 0..n {
-                        self.f_new[i] = (self.y_new[i] - self.y[i]) / h;
-                    }
+        std::mem::swap(&mut s.y_prev, &mut s.y);
+        std::mem::swap(&mut s.f_prev, &mut s.f);
+        s.y.copy_from_slice(&s.y_end);
+        s.f.copy_from_slice(&s.f_end);
+        (s.t_prev, s.h, s.t) = (t, h, t_new);
+        Ok(Step::Accepted { last })
+    }
+
+    fn project(&mut self, sys: &mut S) -> Result<bool, Error> {
+        let s = &mut self.s;
+        s.projected = sys.project(s.t, &mut s.y).at(s.t)?;
+        Ok(s.projected)
+    }
+
+    fn complete(&mut self, sys: &mut S) -> Result<(), Error> {
+        let s = &mut self.s;
+        if std::mem::take(&mut s.projected) && self.params.rule == ImplicitRule::Trapezoidal {
+            sys.rhs(s.t, &s.y, &mut s.f).at(s.t)?;
+            s.info.rhs_evals += 1;
+        }
+        Ok(())
+    }
+
+    fn interpolate(&mut self, ts: f64) -> &[f64] {
+        let s = &mut self.s;
+        let th = (ts - s.t_prev) / s.h;
+        match self.params.rule {
+            ImplicitRule::Midpoint => {
+                for i in 0..self.n {
+                    s.y_out[i] = s.y_prev[i] + th * (s.y_end[i] - s.y_prev[i]);
                 }
             }
-            while let Some(ts) = cursor.next_before(t_out, dir, t_new) {
-                let th = (ts - t) / h;
-                for i in 0..n {
-                    self.y_out[i] = match rule {
-                        ImplicitRule::Midpoint => self.y[i] + th * (self.y_new[i] - self.y[i]),
-                        ImplicitRule::Trapezoidal => {
-                            // Cubic Hermite basis on [0, 1].
-                            let h00 = (1.0 + 2.0 * th) * (1.0 - th) * (1.0 - th);
-                            let h10 = th * (1.0 - th) * (1.0 - th);
-                            let h01 = th * th * (3.0 - 2.0 * th);
-                            let h11 = th * th * (th - 1.0);
-                            h00 * self.y[i]
-                                + h10 * h * self.f[i]
-                                + h01 * self.y_new[i]
-                                + h11 * h * self.f_new[i]
-                        }
-                    };
-                }
-                obs.sample(ts, &self.y_out);
+            ImplicitRule::Trapezoidal => {
+                let (start, end) = ((&s.y_prev[..], &s.f_prev[..]), (&s.y_end[..], &s.f_end[..]));
+                hermite(th, s.h, start, end, &mut s.y_out);
             }
-            std::mem::swap(&mut self.y, &mut self.y_new);
-            std::mem::swap(&mut self.f, &mut self.f_new);
-            self.t = t_new;
-            if projection_due(self.params.project_every, self.info.accepted_steps) {
-                self.info.projections += 1;
-                if sys.project(t_new, &mut self.y).at(t_new)? {
-                    self.info.projections_applied += 1;
-                    if rule == ImplicitRule::Trapezoidal {
-                        sys.rhs(t_new, &self.y, &mut self.f).at(t_new)?;
-                        self.info.rhs_evals += 1;
-                    }
-                }
-            }
-            while let Some(ts) = cursor.next_at(t_out, t_new) {
-                obs.sample(ts, &self.y);
-            }
-            if obs.step(t_new, &self.y).is_break() {
-                self.info.stopped = true;
-                return Ok(self.info);
-            }
-            if done {
-                return Ok(self.info);
-            }
+        }
+        &s.y_out
+    }
+
+    fn t(&self) -> f64 {
+        self.s.t
+    }
+    fn y(&self) -> &[f64] {
+        &self.s.y
+    }
+    fn info(&self) -> Info {
+        self.s.info
+    }
+    fn info_mut(&mut self) -> &mut Info {
+        &mut self.s.info
+    }
+    fn schedule(&self) -> Schedule {
+        Schedule {
+            project_every: self.params.project_every,
+            max_steps: self.params.max_steps,
         }
     }
 }

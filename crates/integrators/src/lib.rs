@@ -14,6 +14,15 @@
 //! | half-station central difference | [`CentralDifference`] | Chiou 1990, eq 5.5.2.1 |
 //! | two-stage staggered explicit–implicit | [`TwoStageStaggered`] | Chiou 1990, sec 5.5.2–5.5.5 |
 //!
+//! Every integrator implements [`Stepper`] (one step with its own error test and
+//! step-size control, its projection point and re-evaluations, dense output), and
+//! one loop, [`drive`], runs them all: output times, observer calls and early
+//! stop, the projection schedule, the step limit and the final time. The
+//! `integrate` methods are [`drive`] on the integrator. [`IntegratorChoice`]
+//! names an integrator with its tolerances or step as plain data and builds its
+//! stepper ([`IntegratorChoice::ode_stepper`],
+//! [`IntegratorChoice::partitioned_stepper`]).
+//!
 //! Common conventions:
 //! * every integrator has a `Params` type with `Default`, reports an [`Info`]
 //!   and fails with an [`Error`] that carries the time; after an error the last
@@ -43,20 +52,34 @@
 //! let info = rk.integrate(&mut Decay, 0.0, &[1.0], 1.0, &[], &mut ()).unwrap();
 //! assert!((rk.y()[0] - (-1.0f64).exp()).abs() < 1e-8);
 //! assert_eq!(info.rhs_evals, 1 + 6 * (info.accepted_steps + info.rejected_steps));
+//!
+//! // The same from a plain description of the integrator.
+//! use mbs_integrators::{IntegratorChoice, StepperSettings, drive};
+//! let choice: IntegratorChoice = "rk45:rtol=1e-8:atol=1e-10".parse().unwrap();
+//! let mut stepper = choice.ode_stepper(1, &StepperSettings::default()).unwrap();
+//! let again = drive(&mut *stepper, &mut Decay, 0.0, &[1.0], 1.0, &[], &mut ()).unwrap();
+//! assert_eq!((again, stepper.y()), (info, rk.y()));
 //! ```
 //!
 #![doc = include_str!("../docs/results.md")]
 
 mod adams;
+mod choice;
 mod common;
+mod driver;
 mod error;
 mod implicit;
 mod lu;
 mod rk;
 mod staggered;
+mod stepper;
 mod system;
 
 pub use adams::{Adams, MAX_ORDER, Params as AdamsParams};
+pub use choice::{
+    ChoiceError, DEFAULT_STEP, DEFAULT_TOL, INTEGRATOR_NAMES, IntegratorChoice, StepperSettings,
+};
+pub use driver::drive;
 pub use error::{Error, SystemError};
 pub use implicit::{
     ImplicitIntegrator, ImplicitRule, ImplicitStepSolver, Newton, NewtonParams,
@@ -64,4 +87,5 @@ pub use implicit::{
 };
 pub use rk::{EmbeddedRk, Method as RkMethod, Params as RkParams};
 pub use staggered::{CentralDifference, Params as StaggeredParams, TwoStageStaggered};
+pub use stepper::{Schedule, Step, Stepper};
 pub use system::{AbsTol, Info, Observer, OdeSystem, PartitionedSystem, Recorder};

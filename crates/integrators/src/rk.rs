@@ -19,10 +19,10 @@
 //! `min(hmax, |tspan|, 0.8 rtol^{1/(p+1)} / ‖f₀ / max(|y₀|, atol/rtol)‖∞)`, and
 //! `hmax` defaults to `|tspan| / 10`, all as in `ode45.m`/`ode23.m`.
 
-use crate::common::{
-    OutCursor, all_finite, check_dim, direction, h_min, positive, projection_due, validate_span,
-};
+use crate::common::{all_finite, check_dim, direction, h_min, positive, step_toward_end};
+use crate::driver::drive;
 use crate::error::{AtTime, Error};
+use crate::stepper::{Schedule, Step, Stepper};
 use crate::system::{AbsTol, Info, Observer, OdeSystem};
 
 /// A Butcher tableau of an FSAL embedded pair with a continuous extension.
@@ -195,6 +195,19 @@ impl Params {
     }
 }
 
+/// Where `f(t, y)` of the last accepted state is, for the first stage of the next
+/// step (first same as last).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Fsal {
+    /// In `k_0` (at the start).
+    #[default]
+    First,
+    /// In the last stage of the step (the FSAL property).
+    Last,
+    /// In `k_fresh`: evaluated after a projection changed the state.
+    Fresh,
+}
+
 /// An embedded explicit Runge–Kutta integrator (`ode45`/`ode23`-like).
 ///
 /// All work vectors are allocated by [`new`](Self::new); a step allocates
@@ -205,9 +218,12 @@ pub struct EmbeddedRk {
     tab: &'static Tableau,
     params: Params,
     n: usize,
-    /// Stage derivatives `k_s`.
+    /// Stage derivatives `k_s` of the last step.
     k: Vec<Vec<f64>>,
+    /// `f(t, y)` after a projection changed `y`.
+    k_fresh: Vec<f64>,
     y: Vec<f64>,
+    /// Stage arguments; after an accepted step, the state at its start.
     y_new: Vec<f64>,
     y_out: Vec<f64>,
     e: Vec<f64>,
@@ -215,6 +231,33 @@ pub struct EmbeddedRk {
     info: Info,
     /// State component with the largest weighted error in the last error test.
     err_component: Option<usize>,
+    /// Step-size control of the current run.
+    ctl: Control,
+}
+
+/// Step-size control state of [`EmbeddedRk`] between attempts.
+#[derive(Debug, Clone, Default)]
+struct Control {
+    /// `rtol`, raised to `100 ε`.
+    rtol: f64,
+    h_max: f64,
+    dir: f64,
+    /// `|h|` of the current or next attempt, and the signed step.
+    absh: f64,
+    h: f64,
+    /// `hmin` at the start of the current step.
+    hmin: f64,
+    /// The current step ends at `t_end`.
+    last: bool,
+    /// No attempt of the current step has failed yet.
+    no_failed: bool,
+    /// The next attempt starts a new step.
+    new_step: bool,
+    fsal: Fsal,
+    /// The projection changed the state after the last step.
+    projected: bool,
+    /// Start time of the last accepted step (dense output).
+    t_prev: f64,
 }
 
 impl EmbeddedRk {
@@ -227,6 +270,7 @@ impl EmbeddedRk {
             params,
             n,
             k: vec![vec![0.0; n]; tab.c.len()],
+            k_fresh: vec![0.0; n],
             y: vec![0.0; n],
             y_new: vec![0.0; n],
             y_out: vec![0.0; n],
@@ -234,6 +278,7 @@ impl EmbeddedRk {
             t: 0.0,
             info: Info::default(),
             err_component: None,
+            ctl: Control::default(),
         }
     }
     /// Dormand–Prince 5(4) (`ode45`).
@@ -271,7 +316,7 @@ impl EmbeddedRk {
         self.err_component
     }
 
-    /// Integrate `y' = f(t, y)` from `(t0, y0)` to `t_end`.
+    /// Integrate `y' = f(t, y)` from `(t0, y0)` to `t_end` with [`crate::drive`].
     ///
     /// `t_out` lists requested output times (monotone, inside `[t0, t_end]`),
     /// delivered to [`Observer::sample`] through the continuous extension;
@@ -286,223 +331,277 @@ impl EmbeddedRk {
         t_out: &[f64],
         obs: &mut O,
     ) -> Result<Info, Error> {
+        drive(self, sys, t0, y0, t_end, t_out, obs)
+    }
+
+    /// The first step (`ode45.m`): the fixed step, `h0`, or
+    /// `min(h_max, 1/rh)` with `rh = ‖f₀ / max(|y₀|, atol/rtol)‖∞ / (0.8 rtol^pow)`.
+    fn initial_step(&self) -> f64 {
+        let (rtol, h_max) = (self.ctl.rtol, self.ctl.h_max);
+        if let Some(h) = self.params.fixed_step {
+            return h;
+        }
+        if let Some(h0) = self.params.h0 {
+            return h0.abs().min(h_max);
+        }
+        let mut rh: f64 = 0.0;
+        for i in 0..self.n {
+            let thr = self.params.atol.get(i) / rtol;
+            let wt = self.y[i].abs().max(thr).max(f64::MIN_POSITIVE);
+            rh = rh.max((self.k[0][i] / wt).abs());
+        }
+        rh /= 0.8 * rtol.powf(self.tab.pow);
+        let mut absh = h_max;
+        if absh * rh > 1.0 {
+            absh = 1.0 / rh;
+        }
+        absh.max(h_min(self.t))
+    }
+
+    /// A new step from `(t, y)`: `f(t, y)` into `k_0`, its size, whether it is the
+    /// last.
+    fn begin_step(&mut self, t_end: f64) {
+        let last = self.tab.c.len() - 1;
+        match self.ctl.fsal {
+            Fsal::First => {}
+            Fsal::Last => self.k.swap(0, last),
+            Fsal::Fresh => std::mem::swap(&mut self.k[0], &mut self.k_fresh),
+        }
+        let c = &mut self.ctl;
+        c.fsal = Fsal::First;
+        c.hmin = h_min(self.t);
+        let adaptive = self
+            .params
+            .fixed_step
+            .is_none()
+            .then_some((c.hmin, c.h_max));
+        c.last = step_toward_end(&mut c.absh, (t_end - self.t).abs(), adaptive);
+        c.h = c.dir * c.absh;
+        c.no_failed = true;
+        c.new_step = false;
+    }
+
+    /// Stages `Y_s = y + h Σ_j a_sj k_j`, `k_s = f(t + c_s h, Y_s)`; `y_new` ends
+    /// as the last stage argument, the propagated solution (FSAL: the last row of
+    /// `a` is `b`).
+    fn stages<S: OdeSystem + ?Sized>(&mut self, sys: &mut S, t_end: f64) -> Result<(), Error> {
+        let (tab, t, h) = (self.tab, self.t, self.ctl.h);
+        let last = tab.c.len() - 1;
+        for s in 1..tab.c.len() {
+            let (done_k, rest) = self.k.split_at_mut(s);
+            // Column-oriented axpys (vectorisable).
+            self.y_new.copy_from_slice(&self.y);
+            for (j, &a) in tab.a[s].iter().enumerate() {
+                if a != 0.0 {
+                    let c = h * a;
+                    for (yi, ki) in self.y_new.iter_mut().zip(&done_k[j]) {
+                        *yi += c * ki;
+                    }
+                }
+            }
+            let ts = if s == last && self.ctl.last {
+                t_end
+            } else {
+                t + tab.c[s] * h
+            };
+            sys.rhs(ts, &self.y_new, &mut rest[0]).at(ts)?;
+            self.info.rhs_evals += 1;
+        }
+        Ok(())
+    }
+
+    /// `max_i |e_i| / max(rtol max(|y_i|, |y_new,i|), atol_i)` with
+    /// `e = Σ_s E_s k_s`; records the largest component.
+    fn error_norm(&mut self) -> f64 {
+        self.e.fill(0.0);
+        for (s, &c) in self.tab.e.iter().enumerate() {
+            if c != 0.0 {
+                for (ei, ki) in self.e.iter_mut().zip(&self.k[s]) {
+                    *ei += c * ki;
+                }
+            }
+        }
+        let (mut err, mut worst): (f64, usize) = (0.0, 0);
+        for i in 0..self.n {
+            let sc = (self.ctl.rtol * self.y[i].abs().max(self.y_new[i].abs()))
+                .max(self.params.atol.get(i))
+                .max(f64::MIN_POSITIVE);
+            let ei = (self.e[i] / sc).abs();
+            if ei > err {
+                (err, worst) = (ei, i);
+            }
+        }
+        self.err_component = Some(worst);
+        err
+    }
+
+    /// A failed error test: shrink by `max(min_shrink, 0.8 err^{−pow})` at the
+    /// step's first failure, else halve; fail below `hmin`.
+    fn reject(&mut self, err: f64, finite: bool) -> Result<Step, Error> {
+        self.info.rejected_steps += 1;
+        let c = &mut self.ctl;
+        if c.absh <= c.hmin {
+            let t = self.t;
+            return Err(if finite {
+                Error::StepSizeUnderflow {
+                    t,
+                    h: c.absh,
+                    h_min: c.hmin,
+                }
+            } else {
+                Error::NonFinite { t }
+            });
+        }
+        let shrink = if c.no_failed && finite {
+            self.tab
+                .min_shrink
+                .max(0.8 * (1.0 / err).powf(self.tab.pow))
+        } else {
+            0.5
+        };
+        c.absh = c.hmin.max(c.absh * shrink);
+        c.no_failed = false;
+        c.h = c.dir * c.absh;
+        c.last = false;
+        Ok(Step::Rejected)
+    }
+
+    /// An accepted step: `y ← y_new` (the old state stays in `y_new` for dense
+    /// output); after a step without failure the next grows by
+    /// `1 / (1.25 err^pow)`, at most 5×.
+    fn accept(&mut self, err: f64, t_end: f64) -> Step {
+        self.info.accepted_steps += 1;
+        let c = &mut self.ctl;
+        c.t_prev = self.t;
+        self.t = if c.last { t_end } else { self.t + c.h };
+        std::mem::swap(&mut self.y, &mut self.y_new);
+        c.fsal = Fsal::Last;
+        c.new_step = true;
+        if self.params.fixed_step.is_none() && c.no_failed {
+            let temp = 1.25 * err.powf(self.tab.pow);
+            if temp > 0.2 {
+                c.absh /= temp;
+            } else {
+                c.absh *= 5.0;
+            }
+        }
+        Step::Accepted { last: c.last }
+    }
+}
+
+impl<S: OdeSystem + ?Sized> Stepper<S> for EmbeddedRk {
+    fn init(&mut self, sys: &S, t0: f64, y0: &[f64]) -> Result<(), Error> {
         let n = self.n;
         check_dim("y0", y0.len(), n)?;
         check_dim("system dimension", sys.dim(), n)?;
-        validate_span(t0, t_end, t_out)?;
         self.params.atol.validate(n)?;
         if !positive(self.params.rtol) {
             return Err(Error::InvalidInput("rtol must be positive".into()));
         }
-        let rtol = self.params.rtol.max(100.0 * crate::common::EPS);
-        let tab = self.tab;
-        let stages = tab.c.len();
-        let pow = tab.pow;
-        let fixed = self.params.fixed_step;
-        if let Some(h) = fixed
+        if let Some(h) = self.params.fixed_step
             && !positive(h)
         {
             return Err(Error::InvalidInput("fixed step must be positive".into()));
         }
-
+        self.ctl = Control {
+            rtol: self.params.rtol.max(100.0 * crate::common::EPS),
+            ..Control::default()
+        };
         self.info = Info::default();
         self.err_component = None;
         self.t = t0;
         self.y.copy_from_slice(y0);
-        let mut cursor = OutCursor::default();
-        while let Some(t) = cursor.next_at(t_out, t0) {
-            obs.sample(t, y0);
-        }
-        if t_end == t0 {
-            return Ok(self.info);
-        }
-        let dir = direction(t0, t_end);
-        let span = (t_end - t0).abs();
-        let h_max = self.params.h_max.unwrap_or(0.1 * span).min(span);
+        Ok(())
+    }
 
+    fn start(&mut self, sys: &mut S, t_end: f64) -> Result<(), Error> {
+        let t0 = self.t;
+        let span = (t_end - t0).abs();
+        self.ctl.dir = direction(t0, t_end);
+        self.ctl.h_max = self.params.h_max.unwrap_or(0.1 * span).min(span);
         sys.rhs(t0, &self.y, &mut self.k[0]).at(t0)?;
         self.info.rhs_evals += 1;
         if !all_finite(&self.k[0]) || !all_finite(&self.y) {
             return Err(Error::NonFinite { t: t0 });
         }
+        self.ctl.absh = self.initial_step();
+        self.ctl.new_step = true;
+        Ok(())
+    }
 
-        // Initial step (ode45.m): rh = ‖f₀ / max(|y₀|, threshold)‖∞ / (0.8 rtol^pow).
-        let mut absh = if let Some(h) = fixed {
-            h
-        } else if let Some(h0) = self.params.h0 {
-            h0.abs().min(h_max)
-        } else {
-            let mut rh: f64 = 0.0;
-            for i in 0..n {
-                let thr = self.params.atol.get(i) / rtol;
-                let wt = self.y[i].abs().max(thr).max(f64::MIN_POSITIVE);
-                rh = rh.max((self.k[0][i] / wt).abs());
-            }
-            rh /= 0.8 * rtol.powf(pow);
-            let mut absh = h_max;
-            if absh * rh > 1.0 {
-                absh = 1.0 / rh;
-            }
-            absh.max(h_min(t0))
-        };
-
-        let last = stages - 1;
-        loop {
-            let t = self.t;
-            let hmin = h_min(t);
-            let remaining = (t_end - t).abs();
-            let mut done = false;
-            if fixed.is_some() {
-                if remaining <= absh * (1.0 + 1e-10) {
-                    absh = remaining;
-                    done = true;
-                }
-            } else {
-                absh = absh.min(h_max).max(hmin);
-                if 1.1 * absh >= remaining {
-                    absh = remaining;
-                    done = true;
-                }
-            }
-            let mut h = dir * absh;
-            let mut no_failed = true;
-            let err = loop {
-                if self.info.accepted_steps + self.info.rejected_steps >= self.params.max_steps {
-                    return Err(Error::TooManySteps {
-                        t,
-                        max_steps: self.params.max_steps,
-                    });
-                }
-                // Stages: Y_s = y + h Σ_j a_sj k_j,  k_s = f(t + c_s h, Y_s).
-                for s in 1..stages {
-                    let (done_k, rest) = self.k.split_at_mut(s);
-                    // Column-oriented axpys (vectorisable).
-                    self.y_new.copy_from_slice(&self.y);
-                    for (j, &a) in tab.a[s].iter().enumerate() {
-                        if a != 0.0 {
-                            let c = h * a;
-                            for (yi, ki) in self.y_new.iter_mut().zip(&done_k[j]) {
-                                *yi += c * ki;
-                            }
-                        }
-                    }
-                    let ts = if s == last && done {
-                        t_end
-                    } else {
-                        t + tab.c[s] * h
-                    };
-                    sys.rhs(ts, &self.y_new, &mut rest[0]).at(ts)?;
-                    self.info.rhs_evals += 1;
-                }
-                // After the loop y_new holds the last stage argument = the
-                // propagated solution (FSAL: last row of a is b).
-                let finite = all_finite(&self.y_new) && all_finite(&self.k[last]);
-                if fixed.is_some() {
-                    if !finite {
-                        return Err(Error::NonFinite { t });
-                    }
-                    break 0.0;
-                }
-                // e = Σ_s E_s k_s, then the weighted max norm.
-                self.e.fill(0.0);
-                for s in 0..stages {
-                    let c = tab.e[s];
-                    if c != 0.0 {
-                        for (ei, ki) in self.e.iter_mut().zip(&self.k[s]) {
-                            *ei += c * ki;
-                        }
-                    }
-                }
-                let (mut err, mut worst): (f64, usize) = (0.0, 0);
-                for i in 0..n {
-                    let sc = (rtol * self.y[i].abs().max(self.y_new[i].abs()))
-                        .max(self.params.atol.get(i))
-                        .max(f64::MIN_POSITIVE);
-                    let ei = (self.e[i] / sc).abs();
-                    if ei > err {
-                        (err, worst) = (ei, i);
-                    }
-                }
-                self.err_component = Some(worst);
-                err *= absh;
-                if finite && err <= 1.0 {
-                    break err;
-                }
-                // Rejected step.
-                self.info.rejected_steps += 1;
-                if absh <= hmin {
-                    return Err(if finite {
-                        Error::StepSizeUnderflow {
-                            t,
-                            h: absh,
-                            h_min: hmin,
-                        }
-                    } else {
-                        Error::NonFinite { t }
-                    });
-                }
-                if no_failed && finite {
-                    no_failed = false;
-                    absh = hmin.max(absh * tab.min_shrink.max(0.8 * (1.0 / err).powf(pow)));
-                } else {
-                    no_failed = false;
-                    absh = hmin.max(0.5 * absh);
-                }
-                h = dir * absh;
-                done = false;
-            };
-            self.info.accepted_steps += 1;
-            let t_new = if done { t_end } else { t + h };
-
-            // Dense output strictly inside the step (before any projection).
-            while let Some(ts) = cursor.next_before(t_out, dir, t_new) {
-                let theta = (ts - t) / h;
-                for i in 0..n {
-                    let mut acc = 0.0;
-                    for s in 0..stages {
-                        let bi = tab.bi[s];
-                        let mut p = 0.0;
-                        for m in (0..bi.len()).rev() {
-                            p = (p + bi[m]) * theta;
-                        }
-                        acc += p * self.k[s][i];
-                    }
-                    self.y_out[i] = self.y[i] + h * acc;
-                }
-                obs.sample(ts, &self.y_out);
-            }
-
-            std::mem::swap(&mut self.y, &mut self.y_new);
-            self.t = t_new;
-            self.k.swap(0, last); // FSAL
-            if projection_due(self.params.project_every, self.info.accepted_steps) {
-                self.info.projections += 1;
-                if sys.project(t_new, &mut self.y).at(t_new)? {
-                    self.info.projections_applied += 1;
-                    sys.rhs(t_new, &self.y, &mut self.k[0]).at(t_new)?;
-                    self.info.rhs_evals += 1;
-                }
-            }
-            while let Some(ts) = cursor.next_at(t_out, t_new) {
-                obs.sample(ts, &self.y);
-            }
-            if obs.step(t_new, &self.y).is_break() {
-                self.info.stopped = true;
-                return Ok(self.info);
-            }
-            if done {
-                return Ok(self.info);
-            }
-            if fixed.is_none() && no_failed {
-                // ode45.m: temp = 1.25 (err/rtol)^pow; grow at most 5×.
-                let temp = 1.25 * err.powf(pow);
-                if temp > 0.2 {
-                    absh /= temp;
-                } else {
-                    absh *= 5.0;
-                }
-            }
+    fn step(&mut self, sys: &mut S, t_end: f64) -> Result<Step, Error> {
+        if self.ctl.new_step {
+            self.begin_step(t_end);
         }
+        self.stages(sys, t_end)?;
+        let last = self.tab.c.len() - 1;
+        let finite = all_finite(&self.y_new) && all_finite(&self.k[last]);
+        if self.params.fixed_step.is_some() {
+            if !finite {
+                return Err(Error::NonFinite { t: self.t });
+            }
+            return Ok(self.accept(0.0, t_end));
+        }
+        let err = self.error_norm() * self.ctl.absh;
+        if finite && err <= 1.0 {
+            Ok(self.accept(err, t_end))
+        } else {
+            self.reject(err, finite)
+        }
+    }
+
+    fn project(&mut self, sys: &mut S) -> Result<bool, Error> {
+        self.ctl.projected = sys.project(self.t, &mut self.y).at(self.t)?;
+        Ok(self.ctl.projected)
+    }
+
+    fn complete(&mut self, sys: &mut S) -> Result<(), Error> {
+        if std::mem::take(&mut self.ctl.projected) {
+            sys.rhs(self.t, &self.y, &mut self.k_fresh).at(self.t)?;
+            self.info.rhs_evals += 1;
+            self.ctl.fsal = Fsal::Fresh;
+        }
+        Ok(())
+    }
+
+    /// The continuous extension `y(t + θh) = y + h Σ_s k_s Σ_m bi[s][m] θ^{m+1}`.
+    fn interpolate(&mut self, ts: f64) -> &[f64] {
+        let (t, h) = (self.ctl.t_prev, self.ctl.h);
+        let theta = (ts - t) / h;
+        for i in 0..self.n {
+            let mut acc = 0.0;
+            for (s, bi) in self.tab.bi.iter().enumerate() {
+                let mut p = 0.0;
+                for m in (0..bi.len()).rev() {
+                    p = (p + bi[m]) * theta;
+                }
+                acc += p * self.k[s][i];
+            }
+            self.y_out[i] = self.y_new[i] + h * acc;
+        }
+        &self.y_out
+    }
+
+    fn t(&self) -> f64 {
+        self.t
+    }
+    fn y(&self) -> &[f64] {
+        &self.y
+    }
+    fn info(&self) -> Info {
+        self.info
+    }
+    fn info_mut(&mut self) -> &mut Info {
+        &mut self.info
+    }
+    fn schedule(&self) -> Schedule {
+        Schedule {
+            project_every: self.params.project_every,
+            max_steps: self.params.max_steps,
+        }
+    }
+    fn error_component(&self) -> Option<usize> {
+        self.err_component
     }
 }
 

@@ -20,8 +20,10 @@
 //! `tests/staggered_top.rs` confirm both: bounded at `h = 0.95 · 2/|ω|`,
 //! growing at `h = 1.05 · 2/|ω|` and at `h = 0.95 · 2√2/|ω|`.
 
-use crate::common::{OutCursor, all_finite, check_dim, projection_due, validate_span};
+use crate::common::{all_finite, check_dim};
+use crate::driver::drive_with_init;
 use crate::error::{AtTime, Error};
+use crate::stepper::{Schedule, Step, Stepper};
 use crate::system::{Info, Observer, PartitionedSystem};
 
 /// Parameters of [`CentralDifference`] and [`TwoStageStaggered`].
@@ -69,26 +71,44 @@ fn uniform_steps(t0: f64, t_end: f64, h: f64, max_steps: usize) -> Result<(usize
     Ok((steps, span / steps as f64))
 }
 
-/// Shared state of the partitioned integrators.
+/// What the partitioned integrators share: the state, the uniform steps, the
+/// rollback of a failed step and the dense output.
 #[derive(Debug, Clone)]
-struct Buffers {
+struct Uniform {
+    params: Params,
     nx: usize,
     nv: usize,
     x: Vec<f64>,
     v: Vec<f64>,
+    /// Accelerations at the current station.
     a: Vec<f64>,
+    /// Start and end (before any projection) of the last step.
     x_prev: Vec<f64>,
     v_prev: Vec<f64>,
+    x_end: Vec<f64>,
+    v_end: Vec<f64>,
     tmp_x: Vec<f64>,
     tmp_v: Vec<f64>,
-    /// `[x, v]` for the observer.
+    /// `[x, v]` for the observer, and the dense output.
     out: Vec<f64>,
+    dense: Vec<f64>,
     t: f64,
+    t0: f64,
+    /// Start time of the last step.
+    t_prev: f64,
+    /// Steps of the run, steps taken, and their (signed) size.
+    steps: usize,
+    taken: usize,
+    h: f64,
+    /// The projection changed the state after the last step.
+    projected: bool,
+    info: Info,
 }
 
-impl Buffers {
-    fn new(nx: usize, nv: usize) -> Self {
+impl Uniform {
+    fn new(nx: usize, nv: usize, params: Params) -> Self {
         Self {
+            params,
             nx,
             nv,
             x: vec![0.0; nx],
@@ -96,23 +116,94 @@ impl Buffers {
             a: vec![0.0; nv],
             x_prev: vec![0.0; nx],
             v_prev: vec![0.0; nv],
+            x_end: vec![0.0; nx],
+            v_end: vec![0.0; nv],
             tmp_x: vec![0.0; nx],
             tmp_v: vec![0.0; nv],
             out: vec![0.0; nx + nv],
+            dense: vec![0.0; nx + nv],
             t: 0.0,
+            t0: 0.0,
+            t_prev: 0.0,
+            steps: 0,
+            taken: 0,
+            h: 0.0,
+            projected: false,
+            info: Info::default(),
         }
     }
 
-    fn check<S: PartitionedSystem + ?Sized>(
-        &self,
+    /// Check the dimensions, clear the statistics, set the state to `(t0, x0, v0)`.
+    fn set_state<S: PartitionedSystem + ?Sized>(
+        &mut self,
         sys: &S,
+        t0: f64,
         x0: &[f64],
         v0: &[f64],
     ) -> Result<(), Error> {
         check_dim("x0", x0.len(), self.nx)?;
         check_dim("v0", v0.len(), self.nv)?;
         check_dim("system positions", sys.dim_positions(), self.nx)?;
-        check_dim("system velocities", sys.dim_velocities(), self.nv)
+        check_dim("system velocities", sys.dim_velocities(), self.nv)?;
+        (self.info, self.t, self.t0, self.projected) = (Info::default(), t0, t0, false);
+        self.x.copy_from_slice(x0);
+        self.v.copy_from_slice(v0);
+        self.pack();
+        Ok(())
+    }
+
+    /// [`Stepper::init`] with `y0 = [x0, v0]`.
+    fn init<S: PartitionedSystem + ?Sized>(
+        &mut self,
+        sys: &S,
+        t0: f64,
+        y0: &[f64],
+    ) -> Result<(), Error> {
+        check_dim("y0", y0.len(), self.nx + self.nv)?;
+        self.set_state(sys, t0, &y0[..self.nx], &y0[self.nx..])
+    }
+
+    /// The equal steps to `t_end`.
+    fn plan(&mut self, t_end: f64) -> Result<(), Error> {
+        (self.steps, self.h) = uniform_steps(self.t0, t_end, self.params.h, self.params.max_steps)?;
+        self.taken = 0;
+        Ok(())
+    }
+
+    /// Start the next step: its start and end times (`t0 + k h`, the last one
+    /// `t_end`); the state is kept for a rollback.
+    fn begin_step(&mut self, t_end: f64) -> (f64, f64) {
+        self.taken += 1;
+        let t_new = if self.taken == self.steps {
+            t_end
+        } else {
+            self.t0 + self.taken as f64 * self.h
+        };
+        self.x_prev.copy_from_slice(&self.x);
+        self.v_prev.copy_from_slice(&self.v);
+        (self.t, t_new)
+    }
+
+    /// Accept the step to `t_new`, or on error roll the state back to the last
+    /// accepted station.
+    fn end_step(&mut self, r: Result<(), Error>, t_new: f64) -> Result<Step, Error> {
+        if let Err(e) = r {
+            self.x.copy_from_slice(&self.x_prev);
+            self.v.copy_from_slice(&self.v_prev);
+            return Err(e);
+        }
+        (self.t_prev, self.t) = (self.t, t_new);
+        self.info.accepted_steps += 1;
+        self.x_end.copy_from_slice(&self.x);
+        self.v_end.copy_from_slice(&self.v);
+        Ok(Step::Accepted {
+            last: self.taken == self.steps,
+        })
+    }
+
+    fn project<S: PartitionedSystem + ?Sized>(&mut self, sys: &mut S) -> Result<bool, Error> {
+        self.projected = sys.project(self.t, &mut self.x, &mut self.v).at(self.t)?;
+        Ok(self.projected)
     }
 
     /// `[x, v]` into `out`.
@@ -121,14 +212,22 @@ impl Buffers {
         self.out[self.nx..].copy_from_slice(&self.v);
     }
 
-    /// Linear interpolation between `(x_prev, v_prev)` and `(x, v)` at `θ`.
-    fn pack_interp(&mut self, theta: f64) {
-        let nx = self.nx;
+    /// Linear interpolation on the last step at `ts`.
+    fn interpolate(&mut self, ts: f64) -> &[f64] {
+        let (nx, theta) = (self.nx, (ts - self.t_prev) / self.h);
         for i in 0..nx {
-            self.out[i] = self.x_prev[i] + theta * (self.x[i] - self.x_prev[i]);
+            self.dense[i] = self.x_prev[i] + theta * (self.x_end[i] - self.x_prev[i]);
         }
         for i in 0..self.nv {
-            self.out[nx + i] = self.v_prev[i] + theta * (self.v[i] - self.v_prev[i]);
+            self.dense[nx + i] = self.v_prev[i] + theta * (self.v_end[i] - self.v_prev[i]);
+        }
+        &self.dense
+    }
+
+    fn schedule(&self) -> Schedule {
+        Schedule {
+            project_every: self.params.project_every,
+            max_steps: self.params.max_steps,
         }
     }
 }
@@ -147,41 +246,41 @@ impl Buffers {
 /// The velocity reported at station `n` is `v^{n−½} + h/2 aⁿ`.
 #[derive(Debug, Clone)]
 pub struct CentralDifference {
-    params: Params,
-    b: Buffers,
+    u: Uniform,
     /// `v^{n−½}`.
     v_half: Vec<f64>,
-    info: Info,
+    /// The previous step (`0` at the start and after a projection).
+    h_prev: f64,
 }
 
 impl CentralDifference {
     /// An integrator for `nx` positions and `nv` velocities.
     pub fn new(nx: usize, nv: usize, params: Params) -> Self {
         Self {
-            params,
-            b: Buffers::new(nx, nv),
+            u: Uniform::new(nx, nv, params),
             v_half: vec![0.0; nv],
-            info: Info::default(),
+            h_prev: 0.0,
         }
     }
     /// Time of the last accepted state.
     pub fn t(&self) -> f64 {
-        self.b.t
+        self.u.t
     }
     /// Last positions.
     pub fn x(&self) -> &[f64] {
-        &self.b.x
+        &self.u.x
     }
     /// Last (full-station) velocities.
     pub fn v(&self) -> &[f64] {
-        &self.b.v
+        &self.u.v
     }
     /// Statistics.
     pub fn info(&self) -> Info {
-        self.info
+        self.u.info
     }
 
-    /// Integrate from `(t0, x0, v0)` to `t_end`. The observer receives `[x, v]`.
+    /// Integrate from `(t0, x0, v0)` to `t_end` by [`crate::drive`]. The observer
+    /// receives `[x, v]`.
     pub fn integrate<S: PartitionedSystem + ?Sized, O: Observer + ?Sized>(
         &mut self,
         sys: &mut S,
@@ -192,94 +291,101 @@ impl CentralDifference {
         t_out: &[f64],
         obs: &mut O,
     ) -> Result<Info, Error> {
-        self.b.check(sys, x0, v0)?;
-        validate_span(t0, t_end, t_out)?;
-        self.info = Info::default();
-        let b = &mut self.b;
-        b.t = t0;
-        b.x.copy_from_slice(x0);
-        b.v.copy_from_slice(v0);
-        b.pack();
-        let mut cursor = OutCursor::default();
-        while let Some(t) = cursor.next_at(t_out, t0) {
-            obs.sample(t, &b.out);
+        drive_with_init(self, sys, t0, t_end, t_out, obs, |st, sys| {
+            st.u.set_state(sys, t0, x0, v0)
+        })
+    }
+
+    /// One step from station `n` at `t` to `n + 1` at `t_new`.
+    fn advance<S: PartitionedSystem + ?Sized>(
+        &mut self,
+        sys: &mut S,
+        t: f64,
+        t_new: f64,
+    ) -> Result<(), Error> {
+        let h = self.u.h;
+        let u = &mut self.u;
+        // v^{n+½} = v^{n−½} + (h_prev + h)/2 aⁿ   (= h aⁿ for equal steps)
+        let c = 0.5 * (self.h_prev + h);
+        for i in 0..u.nv {
+            self.v_half[i] += c * u.a[i];
         }
-        if t_end == t0 {
-            return Ok(self.info);
+        // x^{n+1} = xⁿ + h N v^{n+½}
+        sys.advance_positions(&u.x, &self.v_half, h, &mut u.tmp_x)
+            .at(t)?;
+        std::mem::swap(&mut u.x, &mut u.tmp_x);
+        // a^{n+1} at the lagged velocity v^{n+½}; report v^{n+1} ≈ v^{n+½} + h/2 a^{n+1}.
+        sys.accelerations(t_new, &u.x, &self.v_half, &mut u.a)
+            .at(t_new)?;
+        u.info.rhs_evals += 1;
+        for i in 0..u.nv {
+            u.v[i] = self.v_half[i] + 0.5 * h * u.a[i];
         }
-        let (steps, h) = uniform_steps(t0, t_end, self.params.h, self.params.max_steps)?;
-        let dir = h.signum();
-        sys.accelerations(t0, &b.x, &b.v, &mut b.a).at(t0)?;
-        self.info.rhs_evals += 1;
+        if !all_finite(&u.x) || !all_finite(&u.v) {
+            return Err(Error::NonFinite { t: t_new });
+        }
+        self.h_prev = h;
+        Ok(())
+    }
+}
+
+impl<S: PartitionedSystem + ?Sized> Stepper<S> for CentralDifference {
+    fn init(&mut self, sys: &S, t0: f64, y0: &[f64]) -> Result<(), Error> {
+        self.u.init(sys, t0, y0)
+    }
+
+    fn start(&mut self, sys: &mut S, t_end: f64) -> Result<(), Error> {
+        let u = &mut self.u;
+        u.plan(t_end)?;
+        sys.accelerations(u.t, &u.x, &u.v, &mut u.a).at(u.t)?;
+        u.info.rhs_evals += 1;
         // v^{−½} := v⁰ with a zero previous step makes the first update
         // v^{½} = v⁰ + h/2 a⁰.
-        self.v_half.copy_from_slice(v0);
-        let mut h_prev = 0.0;
-        for step in 1..=steps {
-            let t = b.t;
-            let t_new = if step == steps {
-                t_end
-            } else {
-                t0 + step as f64 * h
-            };
-            b.x_prev.copy_from_slice(&b.x);
-            b.v_prev.copy_from_slice(&b.v);
-            // On error the state is rolled back to the last accepted station.
-            let r = (|| -> Result<(), Error> {
-                // v^{n+½} = v^{n−½} + (h_prev + h)/2 aⁿ   (= h aⁿ for equal steps)
-                let c = 0.5 * (h_prev + h);
-                for i in 0..b.nv {
-                    self.v_half[i] += c * b.a[i];
-                }
-                // x^{n+1} = xⁿ + h N v^{n+½}
-                sys.advance_positions(&b.x, &self.v_half, h, &mut b.tmp_x)
-                    .at(t)?;
-                std::mem::swap(&mut b.x, &mut b.tmp_x);
-                // a^{n+1} at the lagged velocity v^{n+½}; report v^{n+1} ≈ v^{n+½} + h/2 a^{n+1}.
-                sys.accelerations(t_new, &b.x, &self.v_half, &mut b.a)
-                    .at(t_new)?;
-                self.info.rhs_evals += 1;
-                for i in 0..b.nv {
-                    b.v[i] = self.v_half[i] + 0.5 * h * b.a[i];
-                }
-                if !all_finite(&b.x) || !all_finite(&b.v) {
-                    return Err(Error::NonFinite { t: t_new });
-                }
-                Ok(())
-            })();
-            if let Err(e) = r {
-                b.x.copy_from_slice(&b.x_prev);
-                b.v.copy_from_slice(&b.v_prev);
-                return Err(e);
-            }
-            h_prev = h;
-            b.t = t_new;
-            self.info.accepted_steps += 1;
-            while let Some(ts) = cursor.next_before(t_out, dir, t_new) {
-                b.pack_interp((ts - t) / h);
-                obs.sample(ts, &b.out);
-            }
-            if projection_due(self.params.project_every, self.info.accepted_steps) {
-                self.info.projections += 1;
-                if sys.project(t_new, &mut b.x, &mut b.v).at(t_new)? {
-                    self.info.projections_applied += 1;
-                    // Restart the half-station velocity from the projected state.
-                    sys.accelerations(t_new, &b.x, &b.v, &mut b.a).at(t_new)?;
-                    self.info.rhs_evals += 1;
-                    self.v_half.copy_from_slice(&b.v);
-                    h_prev = 0.0;
-                }
-            }
-            b.pack();
-            while let Some(ts) = cursor.next_at(t_out, t_new) {
-                obs.sample(ts, &b.out);
-            }
-            if obs.step(t_new, &b.out).is_break() {
-                self.info.stopped = true;
-                break;
-            }
+        self.v_half.copy_from_slice(&u.v);
+        self.h_prev = 0.0;
+        Ok(())
+    }
+
+    fn step(&mut self, sys: &mut S, t_end: f64) -> Result<Step, Error> {
+        let (t, t_new) = self.u.begin_step(t_end);
+        let r = self.advance(sys, t, t_new);
+        self.u.end_step(r, t_new)
+    }
+
+    fn project(&mut self, sys: &mut S) -> Result<bool, Error> {
+        self.u.project(sys)
+    }
+
+    fn complete(&mut self, sys: &mut S) -> Result<(), Error> {
+        let u = &mut self.u;
+        if std::mem::take(&mut u.projected) {
+            // Restart the half-station velocity from the projected state.
+            sys.accelerations(u.t, &u.x, &u.v, &mut u.a).at(u.t)?;
+            u.info.rhs_evals += 1;
+            self.v_half.copy_from_slice(&u.v);
+            self.h_prev = 0.0;
         }
-        Ok(self.info)
+        u.pack();
+        Ok(())
+    }
+
+    fn interpolate(&mut self, t: f64) -> &[f64] {
+        self.u.interpolate(t)
+    }
+    fn t(&self) -> f64 {
+        self.u.t
+    }
+    fn y(&self) -> &[f64] {
+        &self.u.out
+    }
+    fn info(&self) -> Info {
+        self.u.info
+    }
+    fn info_mut(&mut self) -> &mut Info {
+        &mut self.u.info
+    }
+    fn schedule(&self) -> Schedule {
+        self.u.schedule()
     }
 }
 
@@ -308,72 +414,46 @@ impl CentralDifference {
 /// module docs on the thesis's bound 5.5.2.44).
 #[derive(Debug, Clone)]
 pub struct TwoStageStaggered {
-    params: Params,
-    b: Buffers,
+    u: Uniform,
     /// Half-station positions, velocities, accelerations.
     xh: Vec<f64>,
     vh: Vec<f64>,
     ah: Vec<f64>,
-    info: Info,
+    /// The next step starts the half-station sequence (at the start and after a
+    /// projection).
+    need_start: bool,
 }
 
 impl TwoStageStaggered {
     /// An integrator for `nx` positions and `nv` velocities.
     pub fn new(nx: usize, nv: usize, params: Params) -> Self {
         Self {
-            params,
-            b: Buffers::new(nx, nv),
+            u: Uniform::new(nx, nv, params),
             xh: vec![0.0; nx],
             vh: vec![0.0; nv],
             ah: vec![0.0; nv],
-            info: Info::default(),
+            need_start: true,
         }
     }
     /// Time of the last accepted (integer) station.
     pub fn t(&self) -> f64 {
-        self.b.t
+        self.u.t
     }
     /// Last positions.
     pub fn x(&self) -> &[f64] {
-        &self.b.x
+        &self.u.x
     }
     /// Last velocities.
     pub fn v(&self) -> &[f64] {
-        &self.b.v
+        &self.u.v
     }
     /// Statistics.
     pub fn info(&self) -> Info {
-        self.info
+        self.u.info
     }
 
-    /// Heun half step from the integer station to the next half station:
-    /// `x* = x + h/2 N v`, `v* = v + h/2 a`, `a* = a(t + h/2, x*, v*)`,
-    /// `v^{½} = v + h/4 (a + a*)`, `x^{½} = x + h/2 N (v + v*)/2`.
-    fn start_half_station<S: PartitionedSystem + ?Sized>(
-        &mut self,
-        sys: &mut S,
-        h: f64,
-    ) -> Result<(), Error> {
-        let b = &mut self.b;
-        let t_half = b.t + 0.5 * h;
-        sys.advance_positions(&b.x, &b.v, 0.5 * h, &mut b.tmp_x)
-            .at(b.t)?;
-        for i in 0..b.nv {
-            b.tmp_v[i] = b.v[i] + 0.5 * h * b.a[i];
-        }
-        sys.accelerations(t_half, &b.tmp_x, &b.tmp_v, &mut self.ah)
-            .at(t_half)?;
-        self.info.rhs_evals += 1;
-        for i in 0..b.nv {
-            self.vh[i] = b.v[i] + 0.25 * h * (b.a[i] + self.ah[i]);
-            b.tmp_v[i] = 0.5 * (b.v[i] + b.tmp_v[i]);
-        }
-        sys.advance_positions(&b.x, &b.tmp_v, 0.5 * h, &mut self.xh)
-            .at(b.t)?;
-        Ok(())
-    }
-
-    /// Integrate from `(t0, x0, v0)` to `t_end`. The observer receives `[x, v]`.
+    /// Integrate from `(t0, x0, v0)` to `t_end` by [`crate::drive`]. The observer
+    /// receives `[x, v]`.
     pub fn integrate<S: PartitionedSystem + ?Sized, O: Observer + ?Sized>(
         &mut self,
         sys: &mut S,
@@ -384,116 +464,145 @@ impl TwoStageStaggered {
         t_out: &[f64],
         obs: &mut O,
     ) -> Result<Info, Error> {
-        self.b.check(sys, x0, v0)?;
-        validate_span(t0, t_end, t_out)?;
-        self.info = Info::default();
-        self.b.t = t0;
-        self.b.x.copy_from_slice(x0);
-        self.b.v.copy_from_slice(v0);
-        self.b.pack();
-        let mut cursor = OutCursor::default();
-        while let Some(t) = cursor.next_at(t_out, t0) {
-            obs.sample(t, &self.b.out);
+        drive_with_init(self, sys, t0, t_end, t_out, obs, |st, sys| {
+            st.u.set_state(sys, t0, x0, v0)
+        })
+    }
+
+    /// Heun half step from the integer station to the next half station:
+    /// `x* = x + h/2 N v`, `v* = v + h/2 a`, `a* = a(t + h/2, x*, v*)`,
+    /// `v^{½} = v + h/4 (a + a*)`, `x^{½} = x + h/2 N (v + v*)/2`.
+    fn start_half_station<S: PartitionedSystem + ?Sized>(
+        &mut self,
+        sys: &mut S,
+        h: f64,
+    ) -> Result<(), Error> {
+        let u = &mut self.u;
+        let t_half = u.t + 0.5 * h;
+        sys.advance_positions(&u.x, &u.v, 0.5 * h, &mut u.tmp_x)
+            .at(u.t)?;
+        for i in 0..u.nv {
+            u.tmp_v[i] = u.v[i] + 0.5 * h * u.a[i];
         }
-        if t_end == t0 {
-            return Ok(self.info);
+        sys.accelerations(t_half, &u.tmp_x, &u.tmp_v, &mut self.ah)
+            .at(t_half)?;
+        u.info.rhs_evals += 1;
+        for i in 0..u.nv {
+            self.vh[i] = u.v[i] + 0.25 * h * (u.a[i] + self.ah[i]);
+            u.tmp_v[i] = 0.5 * (u.v[i] + u.tmp_v[i]);
         }
-        let (steps, h) = uniform_steps(t0, t_end, self.params.h, self.params.max_steps)?;
-        let dir = h.signum();
-        // Initial implicit stage and a⁰ (steps [2]–[4] of sec 5.5.6).
-        {
-            let b = &mut self.b;
-            sys.implicit_stage(t0, &b.x, &b.v, 0.5 * h).at(t0)?;
-            sys.accelerations(t0, &b.x, &b.v, &mut b.a).at(t0)?;
-            self.info.rhs_evals += 1;
+        sys.advance_positions(&u.x, &u.tmp_v, 0.5 * h, &mut self.xh)
+            .at(u.t)?;
+        Ok(())
+    }
+
+    /// Steps (1)–(6) from the integer station at `t` to the next at `t_new`.
+    fn advance<S: PartitionedSystem + ?Sized>(
+        &mut self,
+        sys: &mut S,
+        t: f64,
+        t_new: f64,
+    ) -> Result<(), Error> {
+        let h = self.u.h;
+        let t_half = t + 0.5 * h;
+        if self.need_start {
+            // First half station x^{½}, v^{½} by a Heun half step.
+            self.start_half_station(sys, h)?;
+            self.need_start = false;
+        } else {
+            let u = &mut self.u;
+            // (1) v^{n+½} = v^{n−½} + h aⁿ
+            for i in 0..u.nv {
+                self.vh[i] += h * u.a[i];
+            }
+            // (2) x^{n+½} = x^{n−½} + h N vⁿ
+            sys.advance_positions(&self.xh, &u.v, h, &mut u.tmp_x)
+                .at(t)?;
+            std::mem::swap(&mut self.xh, &mut u.tmp_x);
         }
-        let mut need_start = true;
-        for step in 1..=steps {
-            let t = self.b.t;
-            let t_half = t + 0.5 * h;
-            let t_new = if step == steps {
-                t_end
-            } else {
-                t0 + step as f64 * h
-            };
-            self.b.x_prev.copy_from_slice(&self.b.x);
-            self.b.v_prev.copy_from_slice(&self.b.v);
-            // On error the state is rolled back to the last accepted station.
-            let r = (|| -> Result<(), Error> {
-                if need_start {
-                    // First half station x^{½}, v^{½} by a Heun half step.
-                    self.start_half_station(sys, h)?;
-                    need_start = false;
-                } else {
-                    let b = &mut self.b;
-                    // (1) v^{n+½} = v^{n−½} + h aⁿ
-                    for i in 0..b.nv {
-                        self.vh[i] += h * b.a[i];
-                    }
-                    // (2) x^{n+½} = x^{n−½} + h N vⁿ
-                    sys.advance_positions(&self.xh, &b.v, h, &mut b.tmp_x)
-                        .at(t)?;
-                    std::mem::swap(&mut self.xh, &mut b.tmp_x);
-                }
-                let b = &mut self.b;
-                // (3) implicit stage and accelerations at the half station.
-                sys.implicit_stage(t_half, &self.xh, &b.v, 0.5 * h)
-                    .at(t_half)?;
-                sys.accelerations(t_half, &self.xh, &self.vh, &mut self.ah)
-                    .at(t_half)?;
-                self.info.rhs_evals += 1;
-                // (4) v^{n+1} = vⁿ + h a^{n+½}
-                for i in 0..b.nv {
-                    b.v[i] += h * self.ah[i];
-                }
-                // (5) x^{n+1} = xⁿ + h N v^{n+½}
-                sys.advance_positions(&b.x, &self.vh, h, &mut b.tmp_x)
-                    .at(t)?;
-                std::mem::swap(&mut b.x, &mut b.tmp_x);
-                // (6) implicit stage and accelerations at the integer station.
-                sys.implicit_stage(t_new, &b.x, &self.vh, 0.5 * h)
-                    .at(t_new)?;
-                sys.accelerations(t_new, &b.x, &b.v, &mut b.a).at(t_new)?;
-                self.info.rhs_evals += 1;
-                if !all_finite(&b.x) || !all_finite(&b.v) || !all_finite(&b.a) {
-                    return Err(Error::NonFinite { t: t_new });
-                }
-                Ok(())
-            })();
-            if let Err(e) = r {
-                self.b.x.copy_from_slice(&self.b.x_prev);
-                self.b.v.copy_from_slice(&self.b.v_prev);
-                return Err(e);
-            }
-            let b = &mut self.b;
-            b.t = t_new;
-            self.info.accepted_steps += 1;
-            while let Some(ts) = cursor.next_before(t_out, dir, t_new) {
-                b.pack_interp((ts - t) / h);
-                obs.sample(ts, &b.out);
-            }
-            if projection_due(self.params.project_every, self.info.accepted_steps) {
-                self.info.projections += 1;
-                if sys.project(t_new, &mut b.x, &mut b.v).at(t_new)? {
-                    self.info.projections_applied += 1;
-                    // The half-station sequence is restarted from the
-                    // projected integer station.
-                    sys.implicit_stage(t_new, &b.x, &b.v, 0.5 * h).at(t_new)?;
-                    sys.accelerations(t_new, &b.x, &b.v, &mut b.a).at(t_new)?;
-                    self.info.rhs_evals += 1;
-                    need_start = true;
-                }
-            }
-            let b = &mut self.b;
-            b.pack();
-            while let Some(ts) = cursor.next_at(t_out, t_new) {
-                obs.sample(ts, &b.out);
-            }
-            if obs.step(t_new, &b.out).is_break() {
-                self.info.stopped = true;
-                break;
-            }
+        let u = &mut self.u;
+        // (3) implicit stage and accelerations at the half station.
+        sys.implicit_stage(t_half, &self.xh, &u.v, 0.5 * h)
+            .at(t_half)?;
+        sys.accelerations(t_half, &self.xh, &self.vh, &mut self.ah)
+            .at(t_half)?;
+        u.info.rhs_evals += 1;
+        // (4) v^{n+1} = vⁿ + h a^{n+½}
+        for i in 0..u.nv {
+            u.v[i] += h * self.ah[i];
         }
-        Ok(self.info)
+        // (5) x^{n+1} = xⁿ + h N v^{n+½}
+        sys.advance_positions(&u.x, &self.vh, h, &mut u.tmp_x)
+            .at(t)?;
+        std::mem::swap(&mut u.x, &mut u.tmp_x);
+        // (6) implicit stage and accelerations at the integer station.
+        sys.implicit_stage(t_new, &u.x, &self.vh, 0.5 * h)
+            .at(t_new)?;
+        sys.accelerations(t_new, &u.x, &u.v, &mut u.a).at(t_new)?;
+        u.info.rhs_evals += 1;
+        if !all_finite(&u.x) || !all_finite(&u.v) || !all_finite(&u.a) {
+            return Err(Error::NonFinite { t: t_new });
+        }
+        Ok(())
+    }
+}
+
+impl<S: PartitionedSystem + ?Sized> Stepper<S> for TwoStageStaggered {
+    fn init(&mut self, sys: &S, t0: f64, y0: &[f64]) -> Result<(), Error> {
+        self.u.init(sys, t0, y0)
+    }
+
+    /// Initial implicit stage and a⁰ (steps \[2\]–\[4\] of sec 5.5.6).
+    fn start(&mut self, sys: &mut S, t_end: f64) -> Result<(), Error> {
+        let u = &mut self.u;
+        u.plan(t_end)?;
+        sys.implicit_stage(u.t, &u.x, &u.v, 0.5 * u.h).at(u.t)?;
+        sys.accelerations(u.t, &u.x, &u.v, &mut u.a).at(u.t)?;
+        u.info.rhs_evals += 1;
+        self.need_start = true;
+        Ok(())
+    }
+
+    fn step(&mut self, sys: &mut S, t_end: f64) -> Result<Step, Error> {
+        let (t, t_new) = self.u.begin_step(t_end);
+        let r = self.advance(sys, t, t_new);
+        self.u.end_step(r, t_new)
+    }
+
+    fn project(&mut self, sys: &mut S) -> Result<bool, Error> {
+        self.u.project(sys)
+    }
+
+    fn complete(&mut self, sys: &mut S) -> Result<(), Error> {
+        let u = &mut self.u;
+        if std::mem::take(&mut u.projected) {
+            // The half-station sequence is restarted from the projected
+            // integer station.
+            sys.implicit_stage(u.t, &u.x, &u.v, 0.5 * u.h).at(u.t)?;
+            sys.accelerations(u.t, &u.x, &u.v, &mut u.a).at(u.t)?;
+            u.info.rhs_evals += 1;
+            self.need_start = true;
+        }
+        u.pack();
+        Ok(())
+    }
+
+    fn interpolate(&mut self, t: f64) -> &[f64] {
+        self.u.interpolate(t)
+    }
+    fn t(&self) -> f64 {
+        self.u.t
+    }
+    fn y(&self) -> &[f64] {
+        &self.u.out
+    }
+    fn info(&self) -> Info {
+        self.u.info
+    }
+    fn info_mut(&mut self) -> &mut Info {
+        &mut self.u.info
+    }
+    fn schedule(&self) -> Schedule {
+        self.u.schedule()
     }
 }

@@ -7,14 +7,12 @@ pub mod reduced;
 use std::sync::Arc;
 
 use mbs_integrators::{
-    Adams, AdamsParams, CentralDifference, EmbeddedRk, Error as IntegratorError,
-    ImplicitIntegrator, ImplicitParams, ImplicitRule, Info, NewtonParams, Observer, OdeSystem,
-    PartitionedSystem, RkParams, StaggeredParams, TwoStageStaggered,
+    Error as IntegratorError, Info, NewtonParams, Observer, OdeSystem, PartitionedSystem, Stepper,
+    StepperSettings, drive,
 };
 use mbs_model::Model;
 
 use crate::frontend::{FrontEndError, RunSpec};
-use crate::integrator::IntegratorChoice;
 
 /// Names the first body whose coordinates or velocities are non-finite or beyond
 /// the limit (7 position and 7 velocity coordinates per body).
@@ -164,85 +162,14 @@ pub fn integrate_ode_with<S: OdeSystem, O: Observer>(
     label: &dyn Fn(usize) -> String,
     obs: &mut O,
 ) -> (Info, Option<FrontEndError>) {
-    let s0 = spec.initial;
-    let mut y0 = s0.q.as_slice().to_vec();
-    y0.extend_from_slice(s0.v.as_slice());
-    let n = y0.len();
-    let (t0, t_end, t_out) = (s0.t, spec.t_end, spec.output_times);
-    let max_steps = spec.max_steps;
-    macro_rules! go {
-        ($integ:expr, $component:expr) => {{
-            let mut integ = $integ;
-            match integ.integrate(sys, t0, &y0, t_end, t_out, obs) {
-                Ok(info) => (info, None),
-                Err(e) => {
-                    let component: fn(&_) -> Option<usize> = $component;
-                    let c = component(&integ);
-                    (integ.info(), Some(integrator_error(e, integ.t(), c, label)))
-                }
-            }
-        }};
-        ($integ:expr) => {
-            go!($integ, |_| None)
-        };
-    }
-    match spec.integrator {
-        IntegratorChoice::Rk45 { rtol, atol } => go!(
-            EmbeddedRk::rk45(
-                n,
-                RkParams {
-                    project_every,
-                    max_steps,
-                    ..RkParams::with_tol(rtol, atol)
-                }
-            ),
-            EmbeddedRk::error_component
-        ),
-        IntegratorChoice::Rk23 { rtol, atol } => go!(
-            EmbeddedRk::rk23(
-                n,
-                RkParams {
-                    project_every,
-                    max_steps,
-                    ..RkParams::with_tol(rtol, atol)
-                }
-            ),
-            EmbeddedRk::error_component
-        ),
-        IntegratorChoice::Adams { rtol, atol } => go!(
-            Adams::new(
-                n,
-                AdamsParams {
-                    project_every,
-                    max_steps,
-                    ..AdamsParams::with_tol(rtol, atol)
-                }
-            ),
-            Adams::error_component
-        ),
-        IntegratorChoice::Midpoint { h } | IntegratorChoice::Trapezoidal { h } => {
-            let rule = if matches!(spec.integrator, IntegratorChoice::Midpoint { .. }) {
-                ImplicitRule::Midpoint
-            } else {
-                ImplicitRule::Trapezoidal
-            };
-            go!(ImplicitIntegrator::new(
-                n,
-                ImplicitParams {
-                    project_every,
-                    newton,
-                    ..ImplicitParams::new(rule, h)
-                }
-            ))
-        }
-        IntegratorChoice::CentralDifference { .. } | IntegratorChoice::Staggered { .. } => (
-            Info::default(),
-            Some(FrontEndError::invalid_input(format!(
-                "{} needs a partitioned (second-order) system",
-                spec.integrator.name()
-            ))),
-        ),
-    }
+    let settings = StepperSettings {
+        project_every,
+        max_steps: spec.max_steps,
+        newton,
+    };
+    let n = spec.initial.q.len() + spec.initial.v.len();
+    let stepper = spec.integrator.ode_stepper(n, &settings);
+    run(stepper, sys, spec, label, obs)
 }
 
 /// Integrates a partitioned system (x = q, v = q̇) with central differences or the
@@ -253,35 +180,44 @@ pub fn integrate_partitioned<S: PartitionedSystem, O: Observer>(
     project_every: usize,
     obs: &mut O,
 ) -> (Info, Option<FrontEndError>) {
-    let s0 = spec.initial;
-    let (nx, nv) = (sys.dim_positions(), sys.dim_velocities());
-    let (t0, t_end, t_out) = (s0.t, spec.t_end, spec.output_times);
-    let (x0, v0) = (s0.q.as_slice(), s0.v.as_slice());
-    macro_rules! go {
-        ($integ:expr) => {{
-            let mut integ = $integ;
-            match integ.integrate(sys, t0, x0, v0, t_end, t_out, obs) {
-                Ok(info) => (info, None),
-                Err(e) => (
-                    integ.info(),
-                    Some(integrator_error(e, integ.t(), None, &plain_state_label)),
-                ),
-            }
-        }};
-    }
-    let params = |h| StaggeredParams {
+    let settings = StepperSettings {
         project_every,
-        ..StaggeredParams::new(h)
+        ..StepperSettings::default()
     };
-    match spec.integrator {
-        IntegratorChoice::CentralDifference { h } => go!(CentralDifference::new(nx, nv, params(h))),
-        IntegratorChoice::Staggered { h } => go!(TwoStageStaggered::new(nx, nv, params(h))),
-        other => (
-            Info::default(),
-            Some(FrontEndError::invalid_input(format!(
-                "{} is not a partitioned integrator",
-                other.name()
-            ))),
-        ),
+    let (nx, nv) = (sys.dim_positions(), sys.dim_velocities());
+    let stepper = spec.integrator.partitioned_stepper(nx, nv, &settings);
+    run(stepper, sys, spec, &plain_state_label, obs)
+}
+
+/// Drives `stepper` from `spec.initial` (y = [q; q̇]) to `spec.t_end`: the statistics
+/// and the error that stopped the run, if any.
+fn run<S: ?Sized, O: Observer>(
+    stepper: Result<Box<dyn Stepper<S>>, IntegratorError>,
+    sys: &mut S,
+    spec: &RunSpec<'_>,
+    label: &dyn Fn(usize) -> String,
+    obs: &mut O,
+) -> (Info, Option<FrontEndError>) {
+    let t0 = spec.initial.t;
+    let mut y0 = spec.initial.q.as_slice().to_vec();
+    y0.extend_from_slice(spec.initial.v.as_slice());
+    let mut stepper = match stepper {
+        Ok(s) => s,
+        Err(e) => return (Info::default(), Some(integrator_error(e, t0, None, label))),
+    };
+    match drive(
+        &mut *stepper,
+        sys,
+        t0,
+        &y0,
+        spec.t_end,
+        spec.output_times,
+        obs,
+    ) {
+        Ok(info) => (info, None),
+        Err(e) => {
+            let (t, c) = (stepper.t(), stepper.error_component());
+            (stepper.info(), Some(integrator_error(e, t, c, label)))
+        }
     }
 }

@@ -1,0 +1,424 @@
+//! The integrator a caller chooses, as plain data (a name with tolerances or a
+//! step), and the [`Stepper`] it builds.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::adams::{Adams, Params as AdamsParams};
+use crate::error::Error;
+use crate::implicit::{ImplicitIntegrator, ImplicitRule, NewtonParams, Params as ImplicitParams};
+use crate::rk::{EmbeddedRk, Params as RkParams};
+use crate::staggered::{CentralDifference, Params as StaggeredParams, TwoStageStaggered};
+use crate::stepper::Stepper;
+use crate::system::{OdeSystem, PartitionedSystem};
+
+/// Default relative and absolute tolerance of the adaptive integrators.
+pub const DEFAULT_TOL: f64 = 1e-6;
+/// Default step of the fixed-step integrators.
+pub const DEFAULT_STEP: f64 = 1e-3;
+
+/// An integrator of this crate with its accuracy settings: tolerances for the
+/// adaptive ones, the step for the fixed-step ones.
+///
+/// ```
+/// use mbs_integrators::IntegratorChoice;
+/// let i = IntegratorChoice::from_name("rk45", Some(1e-8), None, None)?;
+/// assert_eq!(i, IntegratorChoice::Rk45 { rtol: 1e-8, atol: 1e-8 });
+/// let j: IntegratorChoice = "midpoint:h=0.001".parse()?;
+/// assert_eq!(j.step(), Some(0.001));
+/// assert!(IntegratorChoice::from_name("midpoint", Some(1e-6), None, None).is_err());
+/// # Ok::<(), mbs_integrators::ChoiceError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum IntegratorChoice {
+    /// Dormand–Prince 5(4), adaptive.
+    Rk45 {
+        /// Relative tolerance.
+        rtol: f64,
+        /// Absolute tolerance.
+        atol: f64,
+    },
+    /// Bogacki–Shampine 3(2), adaptive.
+    Rk23 {
+        /// Relative tolerance.
+        rtol: f64,
+        /// Absolute tolerance.
+        atol: f64,
+    },
+    /// Variable-order Adams–Bashforth–Moulton (ode113-like), adaptive.
+    Adams {
+        /// Relative tolerance.
+        rtol: f64,
+        /// Absolute tolerance.
+        atol: f64,
+    },
+    /// Implicit midpoint rule, fixed step.
+    Midpoint {
+        /// Step.
+        h: f64,
+    },
+    /// Trapezoidal rule, fixed step.
+    Trapezoidal {
+        /// Step.
+        h: f64,
+    },
+    /// Explicit central difference, fixed step.
+    CentralDifference {
+        /// Step.
+        h: f64,
+    },
+    /// Chiou's two-stage staggered explicit–implicit scheme, fixed step.
+    Staggered {
+        /// Step.
+        h: f64,
+    },
+}
+
+/// Integrator names with a one-line description.
+pub const INTEGRATOR_NAMES: &[(&str, &str)] = &[
+    ("rk45", "Dormand–Prince 5(4), adaptive (--rtol, --atol)"),
+    ("rk23", "Bogacki–Shampine 3(2), adaptive (--rtol, --atol)"),
+    (
+        "adams",
+        "variable-order Adams–Bashforth–Moulton, adaptive (--rtol, --atol)",
+    ),
+    ("midpoint", "implicit midpoint rule, fixed step (--h)"),
+    ("trapezoidal", "trapezoidal rule, fixed step (--h)"),
+    (
+        "central-difference",
+        "explicit central difference, fixed step (--h)",
+    ),
+    (
+        "staggered",
+        "two-stage staggered explicit-implicit, fixed step (--h)",
+    ),
+];
+
+/// Why a name or a `name:key=value` string does not describe an integrator.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ChoiceError {
+    /// An integrator name that does not exist.
+    #[error("unknown integrator `{name}`; valid integrators: {valid}")]
+    Unknown {
+        /// The name given.
+        name: String,
+        /// The valid names, comma separated.
+        valid: String,
+    },
+    /// A parameter that is out of range, unknown or cannot be parsed.
+    #[error("{element}: parameter `{parameter}` {requirement}, got `{value}`")]
+    InvalidParameter {
+        /// The integrator the parameter belongs to.
+        element: String,
+        /// Parameter name.
+        parameter: String,
+        /// What is allowed, in words.
+        requirement: String,
+        /// The value given.
+        value: String,
+    },
+}
+
+fn invalid(
+    element: impl Into<String>,
+    parameter: impl Into<String>,
+    requirement: &str,
+    value: impl fmt::Display,
+) -> ChoiceError {
+    ChoiceError::InvalidParameter {
+        element: element.into(),
+        parameter: parameter.into(),
+        requirement: requirement.into(),
+        value: value.to_string(),
+    }
+}
+
+/// What every stepper built from an [`IntegratorChoice`] shares.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepperSettings {
+    /// Call the system's projection hook every `project_every` accepted steps
+    /// (`0`: never).
+    pub project_every: usize,
+    /// Limit on the attempted steps of the adaptive integrators; the fixed-step
+    /// ones take the steps their span needs (within their own default limit).
+    pub max_steps: usize,
+    /// Newton parameters of the implicit rules.
+    pub newton: NewtonParams,
+}
+
+impl Default for StepperSettings {
+    /// Projection after every step, the adaptive integrators' default step limit,
+    /// default Newton parameters.
+    fn default() -> Self {
+        Self {
+            project_every: 1,
+            max_steps: RkParams::default().max_steps,
+            newton: NewtonParams::default(),
+        }
+    }
+}
+
+impl IntegratorChoice {
+    /// The stepper of this choice for a first-order system of dimension `n`, or
+    /// [`Error::InvalidInput`] for the partitioned integrators.
+    pub fn ode_stepper<S: OdeSystem + ?Sized>(
+        &self,
+        n: usize,
+        settings: &StepperSettings,
+    ) -> Result<Box<dyn Stepper<S>>, Error> {
+        let StepperSettings {
+            project_every,
+            max_steps,
+            ref newton,
+        } = *settings;
+        let rk = |rtol, atol| RkParams {
+            project_every,
+            max_steps,
+            ..RkParams::with_tol(rtol, atol)
+        };
+        let implicit = |rule, h| ImplicitParams {
+            project_every,
+            newton: newton.clone(),
+            ..ImplicitParams::new(rule, h)
+        };
+        Ok(match *self {
+            Self::Rk45 { rtol, atol } => Box::new(EmbeddedRk::rk45(n, rk(rtol, atol))),
+            Self::Rk23 { rtol, atol } => Box::new(EmbeddedRk::rk23(n, rk(rtol, atol))),
+            Self::Adams { rtol, atol } => Box::new(Adams::new(
+                n,
+                AdamsParams {
+                    project_every,
+                    max_steps,
+                    ..AdamsParams::with_tol(rtol, atol)
+                },
+            )),
+            Self::Midpoint { h } => Box::new(ImplicitIntegrator::new(
+                n,
+                implicit(ImplicitRule::Midpoint, h),
+            )),
+            Self::Trapezoidal { h } => Box::new(ImplicitIntegrator::new(
+                n,
+                implicit(ImplicitRule::Trapezoidal, h),
+            )),
+            Self::CentralDifference { .. } | Self::Staggered { .. } => {
+                return Err(Error::InvalidInput(format!(
+                    "{} needs a partitioned (second-order) system",
+                    self.name()
+                )));
+            }
+        })
+    }
+
+    /// The stepper of this choice for a partitioned system with `nx` positions
+    /// and `nv` velocities, or [`Error::InvalidInput`] for the first-order
+    /// integrators.
+    pub fn partitioned_stepper<S: PartitionedSystem + ?Sized>(
+        &self,
+        nx: usize,
+        nv: usize,
+        settings: &StepperSettings,
+    ) -> Result<Box<dyn Stepper<S>>, Error> {
+        let params = |h| StaggeredParams {
+            project_every: settings.project_every,
+            ..StaggeredParams::new(h)
+        };
+        match *self {
+            Self::CentralDifference { h } => {
+                Ok(Box::new(CentralDifference::new(nx, nv, params(h))))
+            }
+            Self::Staggered { h } => Ok(Box::new(TwoStageStaggered::new(nx, nv, params(h)))),
+            _ => Err(Error::InvalidInput(format!(
+                "{} is not a partitioned integrator",
+                self.name()
+            ))),
+        }
+    }
+
+    /// The integrator called `name` with optional tolerances (adaptive) or step
+    /// (fixed-step); absent values take [`DEFAULT_TOL`] / [`DEFAULT_STEP`]. Giving a
+    /// step to an adaptive integrator, or tolerances to a fixed-step one, is an error.
+    pub fn from_name(
+        name: &str,
+        rtol: Option<f64>,
+        atol: Option<f64>,
+        h: Option<f64>,
+    ) -> Result<Self, ChoiceError> {
+        let name = name.trim().to_ascii_lowercase();
+        let el = format!("integrator `{name}`");
+        let check = |key: &str, v: f64| {
+            if v.is_finite() && v > 0.0 {
+                Ok(v)
+            } else {
+                Err(invalid(&el, key, "must be positive and finite", v))
+            }
+        };
+        let adaptive: Option<fn(f64, f64) -> Self> = match name.as_str() {
+            "rk45" | "ode45" => Some(|rtol, atol| Self::Rk45 { rtol, atol }),
+            "rk23" | "ode23" => Some(|rtol, atol| Self::Rk23 { rtol, atol }),
+            "adams" | "ode113" => Some(|rtol, atol| Self::Adams { rtol, atol }),
+            _ => None,
+        };
+        if let Some(make) = adaptive {
+            if let Some(h) = h {
+                let why = "applies to fixed-step integrators only (use --rtol/--atol)";
+                return Err(invalid(&el, "h", why, h));
+            }
+            let rtol = check("rtol", rtol.unwrap_or(DEFAULT_TOL))?;
+            let atol = check("atol", atol.unwrap_or(rtol))?;
+            return Ok(make(rtol, atol));
+        }
+        let make: fn(f64) -> Self = match name.as_str() {
+            "midpoint" => |h| Self::Midpoint { h },
+            "trapezoidal" | "trapezoid" => |h| Self::Trapezoidal { h },
+            "central-difference" | "central" => |h| Self::CentralDifference { h },
+            "staggered" | "two-stage-staggered" => |h| Self::Staggered { h },
+            _ => {
+                let valid: Vec<&str> = INTEGRATOR_NAMES.iter().map(|(n, _)| *n).collect();
+                let valid = valid.join(", ");
+                return Err(ChoiceError::Unknown { name, valid });
+            }
+        };
+        if let Some(t) = rtol.or(atol) {
+            let why = "apply to adaptive integrators only (use --h)";
+            return Err(invalid(&el, "rtol/atol", why, t));
+        }
+        Ok(make(check("h", h.unwrap_or(DEFAULT_STEP))?))
+    }
+
+    /// The integrator's name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Rk45 { .. } => "rk45",
+            Self::Rk23 { .. } => "rk23",
+            Self::Adams { .. } => "adams",
+            Self::Midpoint { .. } => "midpoint",
+            Self::Trapezoidal { .. } => "trapezoidal",
+            Self::CentralDifference { .. } => "central-difference",
+            Self::Staggered { .. } => "staggered",
+        }
+    }
+
+    /// Whether the step size is chosen by an error estimate.
+    pub fn is_adaptive(&self) -> bool {
+        self.tolerances().is_some()
+    }
+
+    /// (rtol, atol) of an adaptive integrator.
+    pub fn tolerances(&self) -> Option<(f64, f64)> {
+        match *self {
+            Self::Rk45 { rtol, atol } | Self::Rk23 { rtol, atol } | Self::Adams { rtol, atol } => {
+                Some((rtol, atol))
+            }
+            _ => None,
+        }
+    }
+
+    /// The step of a fixed-step integrator.
+    pub fn step(&self) -> Option<f64> {
+        match *self {
+            Self::Midpoint { h }
+            | Self::Trapezoidal { h }
+            | Self::CentralDifference { h }
+            | Self::Staggered { h } => Some(h),
+            _ => None,
+        }
+    }
+}
+
+impl Default for IntegratorChoice {
+    /// RK45 with rtol = atol = 1e-6.
+    fn default() -> Self {
+        Self::Rk45 {
+            rtol: DEFAULT_TOL,
+            atol: DEFAULT_TOL,
+        }
+    }
+}
+
+impl FromStr for IntegratorChoice {
+    type Err = ChoiceError;
+    /// Parses `name[:rtol=..][:atol=..]` or `name[:h=..]`, e.g. `rk45:rtol=1e-8`,
+    /// `trapezoidal:h=0.01`.
+    fn from_str(s: &str) -> Result<Self, ChoiceError> {
+        let mut parts = s.trim().split(':');
+        let name = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+        let pairs: Vec<(String, &str)> = parts
+            .map(|p| match p.split_once('=') {
+                Some((k, v)) if !k.trim().is_empty() => {
+                    Ok((k.trim().to_ascii_lowercase(), v.trim()))
+                }
+                _ => Err(p),
+            })
+            .collect::<Result<_, _>>()
+            .map_err(|p| invalid(name.clone(), p, "must be written key=value", p))?;
+        let el = format!("integrator `{name}`");
+        let (mut rtol, mut atol, mut h) = (None, None, None);
+        for (key, v) in pairs {
+            let x = match v.parse::<f64>() {
+                Ok(x) if x.is_finite() && x > 0.0 => x,
+                Ok(x) if x.is_finite() => return Err(invalid(&el, key, "must be positive", x)),
+                _ => return Err(invalid(&el, key, "must be a finite number", v)),
+            };
+            match key.as_str() {
+                "rtol" => rtol = Some(x),
+                "atol" => atol = Some(x),
+                "h" => h = Some(x),
+                _ => return Err(invalid(&el, key, "is not one of rtol, atol, h", v)),
+            }
+        }
+        Self::from_name(&name, rtol, atol, h)
+    }
+}
+
+impl fmt::Display for IntegratorChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.tolerances(), self.step()) {
+            (Some((r, a)), _) => write!(f, "{}:rtol={r:e}:atol={a:e}", self.name()),
+            (_, Some(h)) => write!(f, "{}:h={h}", self.name()),
+            _ => f.write_str(self.name()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_and_round_trip() {
+        for (n, _) in INTEGRATOR_NAMES {
+            let i: IntegratorChoice = n.parse().unwrap();
+            assert_eq!(i.to_string().parse::<IntegratorChoice>().unwrap(), i);
+        }
+        let i: IntegratorChoice = "rk45:rtol=1e-8".parse().unwrap();
+        assert_eq!(
+            i,
+            IntegratorChoice::Rk45 {
+                rtol: 1e-8,
+                atol: 1e-8
+            }
+        );
+        let i: IntegratorChoice = "trapezoidal:h=0.01".parse().unwrap();
+        assert_eq!(i, IntegratorChoice::Trapezoidal { h: 0.01 });
+    }
+
+    #[test]
+    fn errors() {
+        let e = "rk99".parse::<IntegratorChoice>().unwrap_err().to_string();
+        assert!(e.contains("rk99") && e.contains("rk45"), "{e}");
+        let e = IntegratorChoice::from_name("rk45", None, None, Some(0.1))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`h`"), "{e}");
+        let e = IntegratorChoice::from_name("midpoint", None, None, Some(-0.1))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("-0.1"), "{e}");
+        let e = "rk45:rtol".parse::<IntegratorChoice>().unwrap_err();
+        assert!(e.to_string().contains("key=value"), "{e}");
+        let e = "rk45:rtol=-1".parse::<IntegratorChoice>().unwrap_err();
+        assert!(e.to_string().contains("must be positive"), "{e}");
+        let e = "midpoint:k=1".parse::<IntegratorChoice>().unwrap_err();
+        assert!(e.to_string().contains("rtol, atol, h"), "{e}");
+    }
+}
