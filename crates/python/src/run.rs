@@ -58,9 +58,9 @@ fn integrator_choice(
     h: Option<f64>,
 ) -> Result<IntegratorChoice, Error> {
     if rtol.is_none() && atol.is_none() && h.is_none() {
-        spec.parse()
+        Ok(spec.parse::<IntegratorChoice>()?)
     } else {
-        IntegratorChoice::from_name(spec, rtol, atol, h)
+        Ok(IntegratorChoice::from_name(spec, rtol, atol, h)?)
     }
 }
 
