@@ -94,10 +94,20 @@ pub fn trapezoidal_second_order(
     (alpha, beta)
 }
 
+/// Factor on [`NewtonParams::max_iterations`] allowed to a fresh Newton matrix whose
+/// corrections still shrink at least twofold per iteration.
+const CONTRACTING_EXTENSION: usize = 3;
+
 /// Parameters of the [`Newton`] solver.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewtonParams {
-    /// Convergence when `max_i |Δ_i| / (atol + rtol |Y_i|) ≤ 1`.
+    /// Convergence when `max_i |Δ_i| / (atol + rtol |Y_i|) ≤ 1`, or when the
+    /// corrections stop decreasing after one below `√ε / max(rtol, atol)` in that
+    /// norm: the round-off floor of `G`.
+    /// Right-hand sides that solve ill-conditioned systems (a KKT matrix of bodies
+    /// weighing grams, Andrew's squeezer) carry round-off far above 1e-12 relative
+    /// while their forward-difference Jacobian is still accurate to √ε; without the
+    /// floor such a step "fails" with corrections of a few units of the tolerance.
     pub rtol: f64,
     /// See `rtol`.
     pub atol: f64,
@@ -240,7 +250,18 @@ impl<S: OdeSystem + ?Sized> ImplicitStepSolver<S> for Newton {
             let mut iterations = 0;
             let mut converged = false;
             let mut last = f64::NAN;
-            while iterations < self.params.max_iterations {
+            // ‖Δ_k‖ / ‖Δ_{k−1}‖ of the last iteration
+            let mut contraction = f64::INFINITY;
+            // A fresh Newton matrix that still contracts at least twofold per
+            // iteration gets up to `CONTRACTING_EXTENSION` × the iteration limit: a
+            // fixed-step rule cannot shorten the step instead (near a singular
+            // configuration the forward-difference Jacobian is poor and the
+            // convergence linear).
+            while iterations < self.params.max_iterations
+                || (fresh
+                    && iterations < CONTRACTING_EXTENSION * self.params.max_iterations
+                    && contraction <= 0.5)
+            {
                 // Residual G(Y) at the current iterate.
                 match req.rule {
                     ImplicitRule::Midpoint => {
@@ -287,9 +308,20 @@ impl<S: OdeSystem + ?Sized> ImplicitStepSolver<S> for Newton {
                     converged = true;
                     break;
                 }
-                if iterations >= 2 && norm > 2.0 * prev {
-                    break; // diverging
+                if iterations >= 2 && norm >= prev {
+                    // No contraction. Below the round-off floor of G (what a
+                    // forward-difference Jacobian resolves, √ε relative) the
+                    // corrections are noise: the step is solved as well as G can
+                    // be evaluated.
+                    if prev * self.params.rtol.max(self.params.atol) <= EPS.sqrt() {
+                        converged = true;
+                        break;
+                    }
+                    if norm > 2.0 * prev {
+                        break; // diverging
+                    }
                 }
+                contraction = norm / prev;
                 prev = norm;
             }
             if converged {
