@@ -47,6 +47,6 @@ pub use penalty::{
     BaumgarteOde, InitialMultipliers, LambdaBackend, LambdaUpdate, OneStagePenalty, PenaltyOde,
     PenaltyParams, PenaltyStats, PenaltySystem, Violation,
 };
-pub use penalty_scale::AlphaScale;
+pub use penalty_scale::{AlphaScale, EpsilonScale};
 pub use projection::{ProjectionInfo, ProjectionKind, Projector};
 pub use sparse_alf::SparseAlf;

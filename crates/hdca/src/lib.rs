@@ -22,8 +22,11 @@
 //! let y = h.initial_state(); // [θ = 0; p = 0]
 //! let mut dy = vec![0.0; h.dim()];
 //! h.rhs(0.0, &y, &mut dy).unwrap();
+//! // p is stored divided by the pivot's moment of inertia J + m r² = 0.1 + 0.25
+//! let s = h.momentum_scales()[0];
+//! assert!((s - 0.35).abs() < 1e-12);
 //! // ṗ = gravity torque about the pivot: −m g · 0.5
-//! assert!((dy[1] + 9.81 * 0.5).abs() < 1e-12);
+//! assert!((dy[1] * s + 9.81 * 0.5).abs() < 1e-12);
 //! ```
 //!
 //! | module | paper |
@@ -41,6 +44,12 @@
 //! row; see [`joint`]), as tree or cut joints. Rolling and curved-path joints and
 //! drivers (rheonomic rows, which the scleronomic closure Dᵀ ΔV = 0 of eqs 24, 43,
 //! 45 does not take) are rejected with an error naming them and saying why.
+//!
+//! # Scaled momenta
+//! By default the state holds each momentum divided by its diagonal entry of the
+//! tree's joint-space mass matrix ([`HdcaParams::scale_momenta`],
+//! [`Hdca::momentum_scales`]), so that an integrator's tolerances act on joint-rate
+//! units; `scale_momenta: false` gives the paper's canonical momenta.
 //!
 //! # Initial state
 //! [`Hdca::state_to_y`] maps any absolute state that satisfies the joints to joint

@@ -16,6 +16,11 @@ pub struct HdcaParams {
     pub parallel: bool,
     /// Sub-assemblies with fewer bodies than this are processed sequentially.
     pub parallel_min_bodies: usize,
+    /// Store each momentum divided by its joint's diagonal entry of the tree's
+    /// joint-space mass matrix at the initial configuration ([`crate::Hdca`]'s state
+    /// layout), so that an integrator's absolute tolerance acts on joint-rate units
+    /// as in the other formulations' states. Off: the paper's canonical momenta p.
+    pub scale_momenta: bool,
 }
 
 impl Default for HdcaParams {
@@ -24,6 +29,7 @@ impl Default for HdcaParams {
             redundancy_tol: 1e-8,
             parallel: true,
             parallel_min_bodies: 64,
+            scale_momenta: true,
         }
     }
 }

@@ -37,6 +37,10 @@ pub struct RunSpec<'a> {
     /// beyond it the run stops with a [`FrontEndErrorKind::Failed`] "step limit" error
     /// (fixed-step integrators take (t_end − t₀)/h steps and ignore it).
     pub max_steps: usize,
+    /// Whether the front-end stops a run whose motion leaves what the method can
+    /// compute at the requested accuracy (e.g. the penalty method's O(ε) constraint
+    /// deflection beyond the tolerance); `Simulation::guard`.
+    pub guard: bool,
 }
 
 /// One output sample.

@@ -10,7 +10,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::error::Error;
-pub use mbs_alf::AlphaScale;
+pub use mbs_alf::penalty_scale::DEFAULT_EPSILON_KAPPA;
+pub use mbs_alf::{AlphaScale, EpsilonScale};
 
 /// Default κ of the relative penalty of `alf` and `alf-index1`
 /// (α = κ · tr M / tr(Φ_qᵀΦ_q) at the initial state, see [`AlphaScale`]).
@@ -124,9 +125,17 @@ pub enum Method {
         tol: f64,
     },
     /// Chiou's penalty constraint stabilization, λ = Φ/ε (sec 5.3).
+    ///
+    /// ε is relative by default, `kappa=κ`: ε = κ ϱ² d̃ with ϱ = h/2 of the fixed-step
+    /// rule (5 ms under adaptive integrators) and d̃ the median of diag(B M⁻¹ Bᵀ) at
+    /// the initial state (κ = [`DEFAULT_EPSILON_KAPPA`], see [`EpsilonScale`]);
+    /// `epsilon=ε` gives the absolute ε of the thesis (1e-6 for its unit masses).
+    /// Under adaptive integrators a run stops with a named error when the
+    /// constraints deflect by more than the tolerance allows (the penalty motion is
+    /// only O(ε) accurate, `mbs_alf::PenaltyOde::with_tolerance`).
     Penalty {
-        /// Penalty coefficient ε.
-        epsilon: f64,
+        /// Penalty coefficient: absolute ε (`epsilon=`) or relative κ (`kappa=`).
+        epsilon: EpsilonScale,
         /// Linear-algebra backend.
         backend: PenaltyBackend,
     },
@@ -184,7 +193,7 @@ pub const METHOD_NAMES: &[(&str, &str)] = &[
     ),
     (
         "penalty",
-        "Chiou's penalty stabilization (ε = 1e-6), dense solve",
+        "Chiou's penalty stabilization (ε = κ·ϱ²·median diag(B M⁻¹ Bᵀ), κ = 1e-2; `epsilon=` for an absolute ε), dense solve",
     ),
     (
         "penalty-pcg",
@@ -330,11 +339,11 @@ impl Method {
                 tol: 1e-11,
             },
             "penalty" => Method::Penalty {
-                epsilon: 1e-6,
+                epsilon: EpsilonScale::Relative(DEFAULT_EPSILON_KAPPA),
                 backend: PenaltyBackend::Dense,
             },
             "penalty-pcg" => Method::Penalty {
-                epsilon: 1e-6,
+                epsilon: EpsilonScale::Relative(DEFAULT_EPSILON_KAPPA),
                 backend: PenaltyBackend::Pcg,
             },
             "alf-dca" => dca(false),
@@ -462,7 +471,10 @@ impl Method {
                 ("iter", max_iter.to_string()),
                 ("tol", f(*tol)),
             ],
-            Method::Penalty { epsilon, .. } => vec![("epsilon", f(*epsilon))],
+            Method::Penalty { epsilon, .. } => vec![match epsilon {
+                EpsilonScale::Absolute(e) => ("epsilon", f(*e)),
+                EpsilonScale::Relative(k) => ("kappa", f(*k)),
+            }],
             Method::AlfDca {
                 alpha,
                 mu,
@@ -497,7 +509,15 @@ impl Method {
         let el = format!("method `{}`", self.name());
         let el = el.as_str();
         let unknown = |m: &Method| {
-            let keys: Vec<&str> = m.params().iter().map(|(k, _)| *k).collect();
+            let mut keys: Vec<&str> = m.params().iter().map(|(k, _)| *k).collect();
+            // a penalty is given absolute or relative: both keys are valid
+            match m {
+                Method::Alf { .. } => keys.extend(["alpha", "kappa"]),
+                Method::Penalty { .. } => keys.extend(["epsilon", "kappa"]),
+                _ => {}
+            }
+            keys.sort_unstable();
+            keys.dedup();
             Error::param(
                 el,
                 key,
@@ -555,7 +575,10 @@ impl Method {
                 *projections = parse_bool(el, key, value)?
             }
             (Method::Penalty { epsilon, .. }, "epsilon") => {
-                *epsilon = parse_f64(el, key, value, true)?
+                *epsilon = EpsilonScale::Absolute(parse_f64(el, key, value, true)?)
+            }
+            (Method::Penalty { epsilon, .. }, "kappa") => {
+                *epsilon = EpsilonScale::Relative(parse_f64(el, key, value, true)?)
             }
             (Method::Complement { stabilization, .. }, "stab") => {
                 *stabilization = match value {

@@ -7,9 +7,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use mbs_alf::{
-    AlfIndex3, AlfParams, AlphaScale, Baumgarte, BranchGuard, Formulation, Index1, Index3Params,
-    InitialMultipliers, LambdaBackend, MechanismDescriptor, OneStagePenalty, PenaltyOde,
-    PenaltyParams, PenaltySystem, Projection, ProjectionParams, Rule,
+    AlfIndex3, AlfParams, AlphaScale, Baumgarte, BranchGuard, EpsilonScale, Formulation, Index1,
+    Index3Params, LambdaBackend, MechanismDescriptor, OneStagePenalty, PenaltyOde, PenaltyParams,
+    PenaltySystem, Projection, ProjectionParams, Rule,
 };
 use mbs_integrators::{Observer, PartitionedSystem, SystemError};
 use mbs_model::{Layout, Model, State};
@@ -108,9 +108,12 @@ impl Index1FrontEnd {
             Method::Alf { .. } => (1e3 * resolved_alpha * f64::EPSILON).clamp(1e-10, 1e-7),
             _ => 1e-12,
         };
+        // the Newton matrix is kept across steps while it converges (a
+        // forward-difference Jacobian costs 14 right-hand sides per body)
         let newton = mbs_integrators::NewtonParams {
             rtol: newton_tol,
             atol: newton_tol,
+            reuse_jacobian: true,
             ..Default::default()
         };
         let sys = Index1::new(
@@ -479,6 +482,8 @@ impl Observer for Collect<'_> {
 pub struct PenaltyFrontEnd {
     name: String,
     model: Arc<Model>,
+    /// ε, resolved for the run's integrator step.
+    epsilon: EpsilonScale,
     params: PenaltyParams,
     /// The ODE and its initial y (λ⁰) kept for repeated `accelerations` calls.
     rhs: Option<(PenaltyOde, Vec<f64>, Vec<f64>)>,
@@ -491,28 +496,16 @@ impl PenaltyFrontEnd {
             return None;
         };
         let params = PenaltyParams {
-            epsilon,
             backend: match backend {
                 PenaltyBackend::Dense => LambdaBackend::Dense,
                 PenaltyBackend::Pcg => LambdaBackend::pcg(),
             },
             ..PenaltyParams::default()
         };
-        // Adapter: the initial Lagrange multipliers need B M⁻¹ Bᵀ regular; with
-        // redundant constraints (every planar loop in 3-D) start from λ⁰ = 0 instead.
-        let s0 = State::initial(model, Layout::EulerParamsOmega);
-        let redundant = mbs_constraints::mobility(model, &s0, 1e-9).map_or(0, |m| m.redundant);
-        let params = if redundant > 0 {
-            PenaltyParams {
-                initial: InitialMultipliers::Zero,
-                ..params
-            }
-        } else {
-            params
-        };
         Some(Self {
             name: method.to_string(),
             model: Arc::new(model.clone()),
+            epsilon,
             params,
             rhs: None,
         })
@@ -561,6 +554,16 @@ impl FrontEnd for PenaltyFrontEnd {
         let mut rec = Collect::new(sink, check);
         rec.split = Some(nx);
         rec.guard = BranchGuard::new(self.model.clone(), "penalty").ok();
+        let (h, rtol) = match spec.integrator {
+            IntegratorChoice::Rk45 { rtol, .. }
+            | IntegratorChoice::Rk23 { rtol, .. }
+            | IntegratorChoice::Adams { rtol, .. } => (None, Some(rtol)),
+            other => (other.step(), None),
+        };
+        self.params.epsilon = self
+            .epsilon
+            .resolve(self.model.clone(), h)
+            .map_err(|e| Self::failed(s0.t, e))?;
         let (result, lambdas, evals) = match spec.integrator {
             IntegratorChoice::CentralDifference { .. } | IntegratorChoice::Staggered { .. } => {
                 let mut sys = PenaltySystem::new(self.model.clone(), self.params)
@@ -584,16 +587,12 @@ impl FrontEnd for PenaltyFrontEnd {
             _ => {
                 let mut ode = PenaltyOde::new(self.model.clone(), self.params.epsilon)
                     .map_err(|e| Self::failed(s0.t, e))?;
+                if let Some(rtol) = rtol.filter(|_| spec.guard) {
+                    ode = ode.with_tolerance(rtol);
+                }
                 let (_, _, m) = ode.dims();
-                // λ⁰: the initial Lagrange multipliers, or 0 where they do not exist
-                // (redundant constraints)
-                let y_model = match ode.initial_state(s0.t) {
-                    Ok(y) => y,
-                    Err(_) if self.params.initial == InitialMultipliers::Zero => {
-                        vec![0.0; nx + nv + m]
-                    }
-                    Err(e) => return Err(Self::failed(s0.t, e)),
-                };
+                // λ⁰: the initial Lagrange multipliers (minimum-norm when redundant)
+                let y_model = ode.initial_state(s0.t).map_err(|e| Self::failed(s0.t, e))?;
                 // x, v from the requested initial state, λ⁰ from the model's initial state
                 let mut q = s0.q.as_slice().to_vec();
                 q.extend_from_slice(s0.v.as_slice());
@@ -642,8 +641,12 @@ impl FrontEnd for PenaltyFrontEnd {
         let s = s.to_layout(Layout::EulerParamsOmega);
         let (nx, nv) = (s.q.len(), s.v.len());
         if self.rhs.is_none() {
-            let mut ode = PenaltyOde::new(self.model.clone(), self.params.epsilon)
+            let epsilon = self
+                .epsilon
+                .resolve(self.model.clone(), None)
                 .map_err(|e| Self::failed(s.t, e))?;
+            let mut ode =
+                PenaltyOde::new(self.model.clone(), epsilon).map_err(|e| Self::failed(s.t, e))?;
             let (_, _, m) = ode.dims();
             let y = ode
                 .initial_state(s.t)

@@ -186,11 +186,14 @@ impl<F: Reduced> ReducedFrontEnd<F> {
 }
 
 /// Implicit rules: a Newton tolerance above the round-off of these right-hand sides
-/// (iterative or pseudo-inverse solves, ≈ 1e-12 relative).
+/// (iterative or pseudo-inverse solves, ≈ 1e-12 relative); the Newton matrix kept
+/// across steps while it converges (a forward-difference Jacobian costs n
+/// right-hand sides).
 fn newton() -> mbs_integrators::NewtonParams {
     mbs_integrators::NewtonParams {
         rtol: 1e-10,
         atol: 1e-10,
+        reuse_jacobian: true,
         ..Default::default()
     }
 }
