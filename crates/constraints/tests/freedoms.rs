@@ -2,9 +2,10 @@
 //! the joint's rows: at an assembled configuration with generic marker frames,
 //! every free motion of marker j's body relative to marker i (on ground) leaves the
 //! rows unchanged to first order (Φ_q v = 0), and Φ_q has rank 6 − n_free, so the
-//! free motions span the whole null space.
+//! free motions span the whole null space; the rows are as many as the constrained
+//! motions. Rolling and curved-path joints have no such description.
 
-use mbs_constraints::joints::{Freedoms, Rotation, Translation};
+use mbs_constraints::joints::{Freedoms, NoFreedoms, Rotation, Translation};
 use mbs_constraints::{SystemLayout, Workspace};
 use mbs_kinematics::euler_params::{from_rotation_vector, rotation};
 use mbs_model::{BodyRef, JointKind, Layout, ModelBuilder, State};
@@ -112,6 +113,7 @@ fn check(kind: JointKind) {
     let rank = sv.iter().filter(|&&s| s > 1e-9 * sv.max()).count();
     assert_eq!(rank, f.n_constrained(), "{kind:?}: rank of the rows");
     assert_eq!(blk.rows, f.n_constrained(), "{kind:?}: rows");
+    assert_eq!(blk.n_holonomic, blk.rows, "{kind:?}: holonomic rows");
 }
 
 #[test]
@@ -126,5 +128,25 @@ fn free_motions_are_the_null_space_of_the_rows() {
         JointKind::Distance { length: 0.7 },
     ] {
         check(kind);
+    }
+    assert_eq!(Freedoms::FREE.n_free(), 6);
+    for (kind, why) in [
+        (
+            JointKind::RollingSphere { radius: 1.0 },
+            NoFreedoms::Nonholonomic,
+        ),
+        (
+            JointKind::RollingDisc { radius: 1.0 },
+            NoFreedoms::Nonholonomic,
+        ),
+        (
+            JointKind::SinePath {
+                amplitude: 1.0,
+                wavenumber: 1.0,
+            },
+            NoFreedoms::CurvedPath,
+        ),
+    ] {
+        assert_eq!(Freedoms::of(&kind), Err(why));
     }
 }

@@ -3,7 +3,7 @@
 //! test systems and random mechanisms. The sequences are part of the tests'
 //! fixtures (seeded property cases, published tables): never change them.
 
-use nalgebra::{Vector3, Vector4};
+use nalgebra::{SVector, Vector3, Vector4};
 
 /// The SplitMix64 generator: a 64-bit state advanced by the golden-ratio increment
 /// and mixed by two xor-shift-multiply rounds.
@@ -42,31 +42,22 @@ impl SplitMix64 {
         (self.next_u64() % n as u64) as usize
     }
 
-    /// A uniformly distributed unit vector (rejection sampling in the unit ball).
+    /// A uniformly distributed unit vector.
     pub fn unit_vector(&mut self) -> Vector3<f64> {
-        loop {
-            let v = Vector3::new(
-                self.uniform(-1.0, 1.0),
-                self.uniform(-1.0, 1.0),
-                self.uniform(-1.0, 1.0),
-            );
-            let n = v.norm();
-            if n > 0.1 && n <= 1.0 {
-                return v / n;
-            }
-        }
+        self.on_sphere()
     }
 
     /// A uniformly distributed unit quaternion (scalar first), i.e. a uniformly
     /// distributed rotation as Euler parameters.
     pub fn rotation(&mut self) -> Vector4<f64> {
+        self.on_sphere()
+    }
+
+    /// A point of the unit ball (entries drawn in order, rejected unless
+    /// 0.1 < |v| ≤ 1), normalized: uniform on the sphere.
+    fn on_sphere<const N: usize>(&mut self) -> SVector<f64, N> {
         loop {
-            let v = Vector4::new(
-                self.uniform(-1.0, 1.0),
-                self.uniform(-1.0, 1.0),
-                self.uniform(-1.0, 1.0),
-                self.uniform(-1.0, 1.0),
-            );
+            let v = SVector::<f64, N>::from_fn(|_, _| self.uniform(-1.0, 1.0));
             let n = v.norm();
             if n > 0.1 && n <= 1.0 {
                 return v / n;
@@ -93,6 +84,28 @@ mod tests {
         let mean = xs.iter().sum::<f64>() / 1000.0;
         assert!((mean - 0.5).abs() < 0.05);
         assert!(xs.iter().all(|x| (0.0..1.0).contains(x)));
+    }
+
+    /// The draws of `unit_vector` / `rotation` are the components in order
+    /// (rejection sampling), as the random mechanisms were first generated.
+    #[test]
+    fn sphere_draws_are_the_components_in_order() {
+        let (mut a, mut b) = (SplitMix64::new(9), SplitMix64::new(9));
+        for _ in 0..100 {
+            let u = a.unit_vector();
+            let v = std::iter::repeat_with(|| {
+                Vector3::new(
+                    b.uniform(-1.0, 1.0),
+                    b.uniform(-1.0, 1.0),
+                    b.uniform(-1.0, 1.0),
+                )
+            })
+            .find(|v| v.norm() > 0.1 && v.norm() <= 1.0)
+            .unwrap();
+            assert_eq!(u, v / v.norm());
+            assert!((a.rotation().norm() - 1.0).abs() < 1e-15);
+            b.rotation();
+        }
     }
 
     /// `next_f64` scales by 2⁻⁵³ exactly: the same numbers as dividing by 2⁵³ (the
