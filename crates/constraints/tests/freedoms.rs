@@ -5,6 +5,9 @@
 //! free motions span the whole null space; the rows are as many as the constrained
 //! motions. Rolling and curved-path joints have no such description.
 
+mod common;
+
+use common::fixed_axis_kinds;
 use mbs_constraints::joints::{Freedoms, NoFreedoms, Rotation, Translation};
 use mbs_constraints::{SystemLayout, Workspace};
 use mbs_kinematics::euler_params::{from_rotation_vector, rotation};
@@ -118,15 +121,7 @@ fn check(kind: JointKind) {
 
 #[test]
 fn free_motions_are_the_null_space_of_the_rows() {
-    for kind in [
-        JointKind::Spherical,
-        JointKind::Universal,
-        JointKind::Revolute,
-        JointKind::Cylindrical,
-        JointKind::Prismatic,
-        JointKind::Rigid,
-        JointKind::Distance { length: 0.7 },
-    ] {
+    for kind in fixed_axis_kinds(0.7) {
         check(kind);
     }
     assert_eq!(Freedoms::FREE.n_free(), 6);

@@ -8,7 +8,7 @@
 //! directions of both parts (translations first), D the constrained ones; the joint
 //! coordinates are those of the translational part followed by those of the
 //! rotational part. Kinds without such a description (rolling, curved paths) are
-//! refused with the reason ([`check_kind`]).
+//! refused with the reason (`check_kind`).
 //!
 //! # Joint coordinates (measured from the model's initial configuration)
 //! For a tree joint with parent body p (or ground) and child body c:
