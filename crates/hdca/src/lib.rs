@@ -33,7 +33,7 @@
 //! |---|---|
 //! | [`joint`] | H and D subspaces, eqs 10–11, 23; joint coordinates |
 //! | `assembly` | eqs 12, 15–46 (assembly, base-body connection, disassembly) |
-//! | `solve` | the inverses of eqs 26–27, 43, 45 (pseudo-inverse when redundant) |
+//! | `mbs_linalg::small::pinv_psd` | the inverses of eqs 26–27, 43, 45 (pseudo-inverse when redundant) |
 //! | [`hdca`] | eqs 6, 47–77; Pseudo-algorithm 3; state layout |
 //! | [`report`] | sec 3.2 figures (energy error, loop closure) |
 //!
@@ -75,7 +75,7 @@
 //!
 //! # Parallelism and allocation
 //! The assembly and disassembly sweeps recurse over the post-ordered assembly tree
-//! with `rayon::join` on disjoint sub-slices (sub-assemblies of at least
+//! with `rayon::join` ([`HdcaParams::par`], an `mbs_linalg::Par`) on disjoint sub-slices (sub-assemblies of at least
 //! [`HdcaParams::parallel_min_bodies`] bodies); each node's arithmetic is independent
 //! of the schedule, so results are bit-identical for any thread count. Forward
 //! kinematics and the subtree sums of the loads are O(n) sequential sweeps over the
@@ -94,7 +94,6 @@ pub mod params;
 pub mod report;
 
 mod assembly;
-mod solve;
 
 pub use error::HdcaError;
 pub use hdca::{Hdca, HdcaStats};

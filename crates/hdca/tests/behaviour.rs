@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use mbs_hdca::{Hdca, HdcaError, HdcaParams};
 use mbs_integrators::OdeSystem;
+use mbs_linalg::Par;
 use mbs_mechanisms::{ChainJoint, closed_loop, open_chain};
 use mbs_model::{BodyRef, JointKind, Layout, ModelBuilder, State};
 use nalgebra::{Matrix3, Vector3};
@@ -110,7 +111,7 @@ fn parallel_and_sequential_agree_bit_for_bit() {
         let mut seq = Hdca::new(
             model.clone(),
             HdcaParams {
-                parallel: false,
+                par: Par::Seq,
                 ..HdcaParams::default()
             },
         )
@@ -118,7 +119,7 @@ fn parallel_and_sequential_agree_bit_for_bit() {
         let mut par = Hdca::new(
             model.clone(),
             HdcaParams {
-                parallel: true,
+                par: Par::Rayon,
                 parallel_min_bodies: 8,
                 ..HdcaParams::default()
             },

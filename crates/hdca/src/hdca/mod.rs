@@ -41,22 +41,23 @@
 
 use std::sync::Arc;
 
+use mbs_constraints::joints::Freedoms;
 use mbs_constraints::{SystemLayout, Workspace};
 use mbs_integrators::{OdeSystem, SystemError};
 use mbs_kinematics::EulerParams;
 use mbs_kinematics::euler_params::{self, rotation};
+use mbs_linalg::small::pinv_psd;
 use mbs_model::{BodyRef, JointKind, Layout, Model, State};
 use nalgebra::{Matrix3, Vector3, Vector6};
 
 use crate::assembly::{self, BodyInertia, Ctx, JointEval, Node};
 use crate::error::HdcaError;
-use crate::joint::{self, JointInfo, Kind, ang3, lin3, sv};
+use crate::joint::{self, JointCoords, JointInfo, ang3, lin3, sv};
 use crate::params::HdcaParams;
 
 mod build;
 mod geometry;
 mod state_map;
-use crate::solve::pinv_psd;
 
 /// Counters of an [`Hdca`].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -220,7 +221,7 @@ impl Hdca {
             u_off.push(n_p);
             let r0 = init.position(b);
             joints.push(JointInfo {
-                kind: Kind::Free,
+                kind: Freedoms::FREE,
                 tree: true,
                 plus: Some(b),
                 minus: None,
@@ -411,15 +412,9 @@ impl Hdca {
     /// q₀: zero joint coordinates (identity Euler parameters).
     fn initial_coords(&self) -> Vec<f64> {
         let mut y = vec![0.0; self.n_q];
-        for j in &self.joints {
-            match (j.tree, j.kind) {
-                (true, Kind::Spherical) => y[j.q_off] = 1.0,
-                (true, Kind::Free) => y[j.q_off + 3] = 1.0,
-                (true, Kind::Distance) => {
-                    y[j.q_off] = 1.0;
-                    y[j.q_off + 4] = 1.0;
-                }
-                _ => {}
+        for j in self.joints.iter().filter(|j| j.tree) {
+            for s0 in j.kind.euler_starts().into_iter().flatten() {
+                y[j.q_off + s0] = 1.0;
             }
         }
         y
@@ -473,7 +468,7 @@ impl Hdca {
                 inertia: &self.inertia,
                 momenta: &self.p,
                 tol: self.params.redundancy_tol,
-                parallel: self.params.parallel,
+                par: self.params.par,
                 par_min: self.params.parallel_min_bodies.max(2),
             };
             assembly::up(&mut self.nodes, &ctx);
@@ -581,7 +576,7 @@ impl Hdca {
         let q = &y[..self.n_q];
         let (qd, pd) = dydt.split_at_mut(self.n_q);
         for j in &self.joints {
-            if j.tree && j.kind != Kind::Rigid {
+            if j.tree && j.nf > 0 {
                 let (_, ap) = self.body_pose(j.minus);
                 let nq = j.kind.n_coords();
                 joint::coord_rates(
@@ -824,13 +819,12 @@ impl OdeSystem for Hdca {
     fn project(&mut self, _t: f64, y: &mut [f64]) -> Result<bool, SystemError> {
         let mut changed = false;
         for j in &self.joints {
-            let starts = match (j.tree, j.kind) {
-                (true, Kind::Spherical) => [Some(j.q_off), None],
-                (true, Kind::Free) => [Some(j.q_off + 3), None],
-                (true, Kind::Distance) => [Some(j.q_off), Some(j.q_off + 4)],
-                _ => [None, None],
+            let starts = if j.tree {
+                j.kind.euler_starts()
+            } else {
+                [None, None]
             };
-            for s0 in starts.into_iter().flatten() {
+            for s0 in starts.into_iter().flatten().map(|s0| j.q_off + s0) {
                 let e = &mut y[s0..s0 + 4];
                 let n = e.iter().map(|x| x * x).sum::<f64>().sqrt();
                 if n > 0.0 && (n - 1.0).abs() > 0.0 {
