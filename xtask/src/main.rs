@@ -1,7 +1,7 @@
 //! `cargo xtask`: project automation (benchmark suites and reports).
 //!
-//! `cargo xtask bench [--suite NAME[,NAME…]]… [--quick] [--out DIR]` runs the suites of
-//! `shared/BENCHMARKS.md` in-process through the `mbs` facade and writes
+//! `cargo xtask bench [--suite NAME[,NAME…]]… [--quick] [--out DIR]` runs the paper
+//! reproductions and method comparisons in-process through the `mbs` facade and writes
 //! `target/bench-report/REPORT.md`, `results.json` and `plots/*.{png,svg}`.
 
 mod report;

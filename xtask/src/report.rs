@@ -259,7 +259,7 @@ impl Report {
             "Every run is measured by the facade the same way: energies and constraint norms \
              ‖Φ‖, ‖Φ̇‖, ‖Φ̈‖ (joint and driver rows; Euler-parameter normalization excluded) are \
              computed from the states each method reports. Paper figures are copied from the \
-             texts in `shared/seeds/`; \"—\" means the paper gives no number (figures only). \
+             publications listed in `docs/REFERENCES.md`; \"—\" means the paper gives no number (figures only). \
              A cell \"{NOT_IMPLEMENTED}\" means the front-end does not exist yet.\n"
         );
         let _ = writeln!(

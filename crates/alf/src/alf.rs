@@ -71,10 +71,7 @@ impl AlfAccelerations {
             direct: Box::new(LagrangeAccelerations::new(
                 n,
                 m,
-                Some(Baumgarte {
-                    alpha: params.mu * params.omega,
-                    beta: params.omega,
-                }),
+                Some(Baumgarte::from_damping(params.mu, params.omega)),
                 true,
             )),
         }
@@ -106,15 +103,17 @@ impl AlfAccelerations {
     ) -> Result<AlfInfo, AlfError> {
         let p = self.params;
         let (phi_q, m_h) = (sys.phi_q(), sys.m_holonomic());
-        // c = −γ + 2Ωμ Φ̇ + Ω²Φ,  Φ̇ = Φ_q q̇ + Φ_t
+        // c = −γ + 2Ωμ Φ̇ + Ω²Φ = −γ̄ (eq 6),  Φ̇ = Φ_q q̇ + Φ_t (in tmp_m)
         let v = nalgebra::DVectorView::from_slice(v, v.len());
-        self.c.gemv(1.0, phi_q, &v, 0.0);
-        self.c += sys.phi_t();
-        self.c *= 2.0 * p.omega * p.mu;
-        self.c -= sys.gamma();
-        for (ci, phi) in self.c.iter_mut().zip(sys.phi().iter()).take(m_h) {
-            *ci += p.omega * p.omega * phi;
-        }
+        self.tmp_m.gemv(1.0, phi_q, &v, 0.0);
+        self.tmp_m += sys.phi_t();
+        let phi = sys.phi().as_slice();
+        self.c.copy_from(sys.gamma());
+        Baumgarte::from_damping(p.mu, p.omega).neg_apply(
+            self.c.as_mut_slice(),
+            &phi[..m_h.min(phi.len())],
+            self.tmp_m.as_slice(),
+        );
         self.leading.factor(t, sys.mass(), phi_q, p.alpha)?;
         if !p.warm_start {
             self.lambda.fill(0.0);

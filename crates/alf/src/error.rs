@@ -98,6 +98,25 @@ pub enum AlfError {
         /// The method.
         method: &'static str,
     },
+    /// Chiou's penalty motion left the accuracy asked of it: the penalty motion
+    /// differs from the constrained one by Φ = ε (λ − λ⁰) (eq 5.3.1 with the initial
+    /// multipliers λ⁰), an O(ε) regularization error that no integrator tolerance
+    /// reduces (see [`crate::penalty::PenaltyOde::with_tolerance`]).
+    #[error(
+        "t = {t}: penalty regularization error: |Φ| = {violation:.3e} at {location} exceeds the accuracy asked, rtol × size = {budget:.3e}. Chiou's penalty forces λ = Φ/ε (eq 5.3.1, ε = {epsilon:.3e}) let the constraints deflect by O(ε) under the changing constraint forces, whatever the integrator's tolerance; use a looser tolerance, the staggered rule, a method with exact constraints (lagrange-projection), or a smaller ε (`epsilon=`; the penalty oscillation √(B M⁻¹ Bᵀ/ε) then needs more, shorter steps)"
+    )]
+    PenaltyRegularization {
+        /// Time.
+        t: f64,
+        /// Largest |Φᵢ| of the holonomic rows.
+        violation: f64,
+        /// The joint of that row.
+        location: String,
+        /// The largest |Φᵢ| allowed.
+        budget: f64,
+        /// The penalty coefficient ε.
+        epsilon: f64,
+    },
     /// No consistent initial state near the given one (see [`crate::assembly`]).
     #[error(
         "t = {t}: inconsistent initial state: {reason}; largest violation {violation:.3e} in {location}. Fix the initial poses or velocities of the bodies at that joint"
@@ -135,7 +154,8 @@ impl AlfError {
             | AlfError::NonFiniteForce { t, .. }
             | AlfError::InconsistentInitialState { t, .. }
             | AlfError::DependentConstraints { t, .. }
-            | AlfError::SingularConfiguration { t, .. } => Some(*t),
+            | AlfError::SingularConfiguration { t, .. }
+            | AlfError::PenaltyRegularization { t, .. } => Some(*t),
             AlfError::InvalidParameter { .. } => None,
         }
     }

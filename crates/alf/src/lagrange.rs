@@ -61,6 +61,8 @@ pub struct LagrangeAccelerations {
     baumgarte: Option<Baumgarte>,
     kkt: DenseKkt,
     rhs: DVector<f64>,
+    /// Φ̇ = Φ_q q̇ + Φ_t (Baumgarte only).
+    phi_dot: DVector<f64>,
     n: usize,
 }
 
@@ -88,6 +90,7 @@ impl LagrangeAccelerations {
             baumgarte,
             kkt: DenseKkt::new(n, m, params),
             rhs: DVector::zeros(n + m),
+            phi_dot: DVector::zeros(m),
             n,
         }
     }
@@ -120,14 +123,16 @@ impl LagrangeAccelerations {
         let m = sys.m();
         self.rhs.rows_mut(n, m).copy_from(sys.gamma());
         if let Some(b) = self.baumgarte {
-            // γ̄ = γ − 2α̂ Φ̇ − β̂² Φ
+            // γ̄ = γ − 2α̂ Φ̇ − β̂² Φ,  Φ̇ = Φ_q q̇ + Φ_t
             let v = nalgebra::DVectorView::from_slice(v, v.len());
-            let mut g = self.rhs.rows_mut(n, m);
-            g.gemv(-2.0 * b.alpha, sys.phi_q(), &v, 1.0);
-            g.axpy(-2.0 * b.alpha, sys.phi_t(), 1.0);
-            for (gi, phi) in g.iter_mut().zip(sys.phi().iter()) {
-                *gi -= b.beta * b.beta * phi;
-            }
+            self.phi_dot.gemv(1.0, sys.phi_q(), &v, 0.0);
+            self.phi_dot += sys.phi_t();
+            let phi = sys.phi().as_slice();
+            b.apply(
+                &mut self.rhs.as_mut_slice()[n..n + m],
+                &phi[..phi.len().min(m)],
+                self.phi_dot.as_slice(),
+            );
         }
         self.kkt
             .solve_in_place(self.rhs.as_mut_slice())

@@ -14,6 +14,8 @@ pub struct LeadingMatrix {
     l: DMatrix<f64>,
     solver: Box<dyn SpdSolver + Send>,
     alpha: f64,
+    /// Column indices of one row's nonzeros of Φ_q (scratch, capacity n).
+    nonzeros: Vec<usize>,
 }
 
 impl std::fmt::Debug for LeadingMatrix {
@@ -32,6 +34,7 @@ impl LeadingMatrix {
             l: DMatrix::zeros(n, n),
             solver: Box::new(DenseCholesky::new(n)),
             alpha: 0.0,
+            nonzeros: Vec::with_capacity(n),
         }
     }
 
@@ -44,7 +47,7 @@ impl LeadingMatrix {
         alpha: f64,
     ) -> Result<(), AlfError> {
         self.l.copy_from(mass);
-        self.l.gemm_tr(alpha, phi_q, phi_q, 1.0);
+        self.add_gram(alpha, phi_q);
         self.alpha = alpha;
         self.solver
             .factor(self.l.as_slice())
@@ -53,6 +56,32 @@ impl LeadingMatrix {
                 context: "factoring the leading matrix M + Φ_qᵀαΦ_q",
                 source,
             })
+    }
+
+    /// L += α Φ_qᵀΦ_q, row by row of Φ_q over its nonzeros: a joint's row touches at
+    /// most two bodies (14 of the 7 per body coordinates), so this costs
+    /// O(m · 14²) instead of the dense product's O(m n²) (Andrew's squeezer,
+    /// n = 49: 12 times fewer operations; the dense product was 44 % of the default
+    /// method's run there).
+    fn add_gram(&mut self, alpha: f64, phi_q: &DMatrix<f64>) {
+        let n = self.l.ncols();
+        for i in 0..phi_q.nrows() {
+            self.nonzeros.clear();
+            self.nonzeros
+                .extend((0..n).filter(|&j| phi_q[(i, j)] != 0.0));
+            for (a, &k) in self.nonzeros.iter().enumerate() {
+                let ak = alpha * phi_q[(i, k)];
+                for &j in &self.nonzeros[a..] {
+                    self.l[(j, k)] += ak * phi_q[(i, j)];
+                }
+            }
+        }
+        // the nonzeros are in increasing order: the lower triangle is done; mirror it
+        for k in 0..n {
+            for j in k + 1..n {
+                self.l[(k, j)] = self.l[(j, k)];
+            }
+        }
     }
 
     /// Factors a given SPD matrix (e.g. the ALF-INDEX3 tangent b M + Φ_qᵀαΦ_q).

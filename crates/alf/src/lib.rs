@@ -45,12 +45,12 @@ pub use index3::{AlfIndex3, Index3Params, Index3Stats, Rule};
 pub use lagrange::LagrangeAccelerations;
 pub use leading::LeadingMatrix;
 pub use mechanism::MechanismDescriptor;
-pub use method::{AlfIndex1Params, LagrangeParams};
+pub use method::{AlfIndex1Params, LagrangeParams, PenaltyMethodParams};
 pub use params::{AlfParams, Baumgarte, Formulation, Projection, ProjectionParams};
 pub use penalty::{
     BaumgarteOde, InitialMultipliers, LambdaBackend, LambdaUpdate, OneStagePenalty, PenaltyOde,
     PenaltyParams, PenaltyStats, PenaltySystem, Violation,
 };
-pub use penalty_scale::{AlphaScale, DEFAULT_KAPPA};
+pub use penalty_scale::{AlphaScale, DEFAULT_KAPPA, EpsilonScale};
 pub use projection::{ProjectionInfo, ProjectionKind, Projector};
 pub use sparse_alf::SparseAlf;

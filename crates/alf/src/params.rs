@@ -1,5 +1,9 @@
 //! Parameters of the descriptor-form front-ends, with the papers' defaults.
 
+/// Baumgarte stabilization γ̄ = γ − 2α̂Φ̇ − β̂²Φ (Pękal–Frączek sec 2), defined in
+/// `mbs-constraints` and used by every front-end.
+pub use mbs_constraints::Baumgarte;
+
 /// Augmented-Lagrangian parameters (Bayo–Ledesma eqs 5–8).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AlfParams {
@@ -32,25 +36,6 @@ impl Default for AlfParams {
             max_iter: 20,
             tol: 1e-12,
             warm_start: false,
-        }
-    }
-}
-
-/// Baumgarte stabilization Γ̄ = γ − 2α̂Φ̇ − β̂²Φ (Pękal–Frączek sec 2; NOTATION.md).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Baumgarte {
-    /// α̂ (damping).
-    pub alpha: f64,
-    /// β̂ (stiffness).
-    pub beta: f64,
-}
-
-impl Default for Baumgarte {
-    /// α̂ = β̂ = 10, the values of Pękal–Frączek.
-    fn default() -> Self {
-        Self {
-            alpha: 10.0,
-            beta: 10.0,
         }
     }
 }

@@ -1,5 +1,7 @@
 //! The penalty α of the augmented-Lagrangian formulation (Bayo–Ledesma 1996,
-//! eqs 5–8), absolute or relative to the mass matrix.
+//! eqs 5–8), absolute or relative to the mass matrix, and Chiou's penalty coefficient
+//! ε (Chiou 1990, eq 5.3.1), absolute or relative to the constraints' inverse masses
+//! and the step ([`EpsilonScale`]).
 //!
 //! Bayo and Ledesma recommend α = 1e5…1e7 "for constraints scaled to unity", i.e.
 //! for unit masses and lengths. The multiplier iteration of eq 8 contracts by
@@ -16,6 +18,10 @@
 //!
 //! so that the penalty term αΦ_qᵀΦ_q of L is κ times the mass matrix in trace,
 //! whatever the units of the model; κ is dimensionless.
+
+use std::sync::Arc;
+
+use mbs_model::{BodyRef, JointKind, Model};
 
 use crate::descriptor::{Descriptor, Level};
 use crate::error::AlfError;
@@ -68,4 +74,109 @@ impl AlphaScale {
             kappa
         })
     }
+}
+
+/// Default κ of the relative penalty coefficient of Chiou's method,
+/// ε = κ ϱ² d̃ ([`EpsilonScale::Relative`]).
+///
+/// The thesis' own pairing is ε = 1e-6 with the trapezoidal rule at h = 0.01 s on
+/// the crank-slider of sec 7.2, whose median inverse mass is d̃ = 6 kg⁻¹ in the
+/// [ṙ, ω'] layout of `mbs_mechanisms::chiou::crank_slider`: κ = 1e-6 / (0.005² · 6)
+/// = 6.7e-3 (and 1.7e-3 for its staggered runs at h = 0.02).
+pub const DEFAULT_EPSILON_KAPPA: f64 = 1e-2;
+
+/// The half step ϱ of the relative ε under an adaptive integrator, whose steps are
+/// not known in advance: the thesis' ϱ = h/2 = 5 ms (trapezoidal rule at h = 0.01 s,
+/// secs 7.2–7.3). With [`DEFAULT_EPSILON_KAPPA`] the penalty oscillation then has
+/// the angular frequency √(d̃/ε) = 1/(ϱ√κ) = 2000 rad/s on every mechanism.
+pub const ADAPTIVE_HALF_STEP: f64 = 5e-3;
+
+/// How Chiou's penalty coefficient ε of λ = Φ/ε (eq 5.3.1) is given.
+///
+/// ε is a compliance (m/N for distance rows): its effect on the motion is set by
+/// the ratio of ε to ϱ² B M⁻¹ Bᵀ, the matrix it is added to in the implicit stage
+/// of the staggered procedure (eq 5.5.5.2, ϱ = h/2),
+///
+/// ```text
+///   (ε I + ϱ² B M⁻¹ Bᵀ) λ^{n+½} = ε λⁿ + ϱ B u̇ⁿ + ϱ² B M⁻¹ F + ϱ Φ_t.
+/// ```
+///
+/// For ε ≪ ϱ² d the stage enforces the velocity constraint B u̇ + Φ_t = ε λ̇ ≈ 0
+/// at every station and the penalty's own error, the constraint deflection
+/// Φ = ε (λ − λ⁰), stays below the scheme's; for ε ≫ ϱ² d the penalty springs
+/// are soft on the scale of a step and the motion is another mechanism's (measured:
+/// Andrew's squeezer, whose bodies weigh grams and move on a millisecond scale,
+/// ends 1.2 away from the reference with the thesis' ε = 1e-6 at h = 1e-5, and
+/// 2.4e-4 away with ε = 2.5e-10 = 1e-2 ϱ² d̃). [`EpsilonScale::Relative`] sets
+///
+/// ```text
+///   ε = κ · ϱ² · d̃,    d̃ = median of diag(B M⁻¹ Bᵀ) at the initial state
+/// ```
+///
+/// (the median, because fictitious axial inertias of slender links make a few rows
+/// of B M⁻¹ Bᵀ orders of magnitude stiffer than the rest), with ϱ = h/2 of a
+/// fixed-step rule and [`ADAPTIVE_HALF_STEP`] for adaptive integrators.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum EpsilonScale {
+    /// ε itself (the thesis uses 1e-6 for its unit-mass mechanisms).
+    Absolute(f64),
+    /// κ of ε = κ ϱ² d̃.
+    Relative(f64),
+}
+
+impl EpsilonScale {
+    /// The absolute ε for `model` and the step `h` of a fixed-step rule (`None`:
+    /// an adaptive integrator, ϱ = [`ADAPTIVE_HALF_STEP`]).
+    pub fn resolve(self, model: Arc<Model>, h: Option<f64>) -> Result<f64, AlfError> {
+        let (kappa, name) = match self {
+            EpsilonScale::Absolute(eps) => (eps, "epsilon"),
+            EpsilonScale::Relative(kappa) => (kappa, "kappa (relative penalty ε = κ ϱ² d̃)"),
+        };
+        if !(kappa > 0.0 && kappa.is_finite()) {
+            return Err(AlfError::InvalidParameter {
+                name,
+                value: kappa,
+                requirement: "must be positive and finite",
+            });
+        }
+        let EpsilonScale::Relative(kappa) = self else {
+            return Ok(kappa);
+        };
+        let rho = h.map_or(ADAPTIVE_HALF_STEP, |h| 0.5 * h.abs());
+        let d = constraint_inverse_masses(model)?;
+        let median = crate::penalty::lambda::median(&d);
+        Ok(if median > 0.0 {
+            kappa * rho * rho * median
+        } else {
+            // no constraints: ε is never used
+            kappa
+        })
+    }
+}
+
+/// The diagonal of B M⁻¹ Bᵀ (Chiou eq 5.3.5, [ṙ, ω'] layout) at the model's initial
+/// state: the inverse effective mass each constraint row sees, one per row.
+pub fn constraint_inverse_masses(model: Arc<Model>) -> Result<Vec<f64>, AlfError> {
+    let mut core = crate::penalty::core::Core::new(model)?;
+    let (x, v) = core.initial();
+    core.evaluate(0.0, &x, &v, false)?;
+    let mut d = vec![0.0; core.m()];
+    core.constraint_inverse_masses(&mut d)?;
+    Ok(d)
+}
+
+/// The size ℓ of a mechanism: the largest distance of a marker from its body's
+/// centre of mass or length of a distance joint (1 m if there is neither).
+pub fn length_scale(model: &Model) -> f64 {
+    let markers = model
+        .markers()
+        .iter()
+        .filter(|m| !matches!(m.body, BodyRef::Ground))
+        .map(|m| m.position.norm());
+    let distances = model.joints().iter().filter_map(|j| match j.kind {
+        JointKind::Distance { length } => Some(length.abs()),
+        _ => None,
+    });
+    let l = markers.chain(distances).fold(0.0, f64::max);
+    if l > 0.0 && l.is_finite() { l } else { 1.0 }
 }

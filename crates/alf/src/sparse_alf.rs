@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use mbs_constraints::mass::MassBlock;
-use mbs_constraints::{ConstraintError, SystemLayout, Workspace};
+use mbs_constraints::{Baumgarte, ConstraintError, SystemLayout, Workspace};
 use mbs_integrators::{OdeSystem, SystemError};
 use mbs_linalg::sparse::{SparseCholesky, SparseCholeskyParams, SparsePattern};
 use mbs_model::{BodyRef, Layout, Model, State};
@@ -214,15 +214,12 @@ impl SparseAlf {
             self.ws.gamma(&self.sys, &mut self.c)
         })();
         r.map_err(|e| self.constraint_error(t, e))?;
-        // c = −γ + 2Ωμ Φ̇ + Ω² Φ (holonomic rows)
-        for i in 0..self.c.len() {
-            let stab = if i < m_h {
-                p.omega * p.omega * self.phi[i]
-            } else {
-                0.0
-            };
-            self.c[i] = -self.c[i] + 2.0 * p.omega * p.mu * self.tmp_m[i] + stab;
-        }
+        // c = −γ + 2Ωμ Φ̇ + Ω² Φ (holonomic rows) = −γ̄
+        Baumgarte::from_damping(p.mu, p.omega).neg_apply(
+            &mut self.c,
+            &self.phi[..m_h],
+            &self.tmp_m,
+        );
         self.factor(t)?;
         if !p.warm_start {
             self.lambda.fill(0.0);

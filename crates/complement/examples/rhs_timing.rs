@@ -14,6 +14,7 @@ use mbs_complement::{
     NaturalPartitioning, NullSpaceMethod, Stabilization,
 };
 use mbs_integrators::{EmbeddedRk, OdeSystem, RkParams};
+use mbs_linalg::Par;
 use mbs_mechanisms::{McPhersonParams, mcpherson_overconstrained};
 
 fn main() {
@@ -104,7 +105,7 @@ fn main() {
         ] {
             let params = NaturalParams {
                 cut,
-                parallel,
+                par: Par::from_flag(parallel),
                 ..Default::default()
             };
             let mut c = NaturalPartitioning::new(model.clone(), params).unwrap();

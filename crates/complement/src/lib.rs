@@ -1,5 +1,6 @@
-//! The orthogonal/natural complement family of Pękal & Frączek (`seeds/004_…`)
-//! and the natural partitioning of Chiou (`seeds/003_…`, sec 5.4, 5.5.7, 6.3).
+//! The orthogonal/natural complement family of Pękal & Frączek (2016)
+//! and the natural partitioning of Chiou (1990, sec 5.4, 5.5.7, 6.3); full citations
+//! in the repository's `docs/REFERENCES.md`.
 //!
 //! # Orthogonal complement ([`Complement`])
 //! Absolute coordinates with Euler parameters (+ normalization constraints) or

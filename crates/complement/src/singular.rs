@@ -27,6 +27,7 @@
 use mbs_linalg::nullspace::{
     NullSpaceMethod, NullSpaceParams, NullSpaceWorkspace, null_space_into,
 };
+use mbs_linalg::small::cholesky_in_place;
 use nalgebra::DMatrix;
 
 use crate::workspace::{fview, mmut, mul};
@@ -108,7 +109,7 @@ impl SingularityMonitor {
                         self.h[(j, i)] = a;
                     }
                 }
-                if !cholesky_in_place(&mut self.h) {
+                if cholesky_in_place(self.h.as_mut_slice(), r, r, 0.0).is_err() {
                     self.product(phi_r);
                     let sym = 0.5 * (&self.h + self.h.transpose());
                     let lost = sym
@@ -170,31 +171,6 @@ impl SingularityMonitor {
             fview(&self.phi_prev).transpose(),
         );
     }
-}
-
-/// Cholesky factorization of the symmetric `a` in place (lower triangle);
-/// `false` if `a` is not (numerically) positive definite.
-fn cholesky_in_place(a: &mut DMatrix<f64>) -> bool {
-    let n = a.nrows();
-    for j in 0..n {
-        let mut d = a[(j, j)];
-        for k in 0..j {
-            d -= a[(j, k)] * a[(j, k)];
-        }
-        if d.is_nan() || d <= 0.0 {
-            return false;
-        }
-        let d = d.sqrt();
-        a[(j, j)] = d;
-        for i in j + 1..n {
-            let mut x = a[(i, j)];
-            for k in 0..j {
-                x -= a[(i, k)] * a[(j, k)];
-            }
-            a[(i, j)] = x / d;
-        }
-    }
-    true
 }
 
 #[cfg(test)]

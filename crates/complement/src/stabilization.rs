@@ -1,6 +1,7 @@
 //! Constraint stabilization (Pękal–Frączek sec 2): Baumgarte's modified Γ and
 //! the Newton–Raphson correction of positions (and velocities).
 
+use mbs_constraints::Baumgarte;
 use nalgebra::DVector;
 
 use crate::basis::min_norm_solve_into;
@@ -30,9 +31,7 @@ pub fn gamma_bar_into(
     g.copy_from(&eq.gamma);
     if let Stabilization::Baumgarte { alpha, beta } = stab {
         eq.phi_dot_into(v, phi_dot);
-        g.axpy(-2.0 * alpha, phi_dot, 1.0);
-        let m_h = eq.phi.len();
-        g.rows_mut(0, m_h).axpy(-beta * beta, &eq.phi, 1.0);
+        Baumgarte { alpha, beta }.apply(g.as_mut_slice(), eq.phi.as_slice(), phi_dot.as_slice());
     }
 }
 

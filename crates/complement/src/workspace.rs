@@ -9,7 +9,7 @@
 //! Cholesky, and the messages of errors. Coordinate partitioning fills its
 //! partition vectors at its first selection. The natural-partitioning front-end
 //! ([`crate::NaturalPartitioning`]) keeps its own preallocated buffers (built
-//! from the same kernels); with `parallel: true` its rayon scheduling may
+//! from the same kernels); with `par: Par::Rayon` its rayon scheduling may
 //! allocate.
 
 use mbs_linalg::nullspace::{GaussJordanWork, NullSpaceWorkspace, gauss_jordan_into};

@@ -13,6 +13,7 @@ use mbs_complement::{
     Stabilization, accelerations_at,
 };
 use mbs_integrators::{EmbeddedRk, RkParams, StaggeredParams, TwoStageStaggered};
+use mbs_linalg::Par;
 use mbs_mechanisms::generators::{ChainJoint, open_chain, random_loop_mechanism, random_tree};
 use mbs_mechanisms::{McPhersonParams, mcpherson_simplified, spatial_four_bar};
 use mbs_model::{Layout, Model, State};
@@ -95,7 +96,7 @@ fn same_answer_in_parallel_and_sequentially() {
     let model = Arc::new(random_tree(3, 12).unwrap());
     let s = random_state(&model, 2, 0.05);
     let seq = NaturalParams {
-        parallel: false,
+        par: Par::Seq,
         ..NaturalParams::default()
     };
     let a = natural(&model, NaturalParams::default(), &s);

@@ -7,7 +7,7 @@
 //! allocates meanwhile; a kernel that allocated on a rayon worker is counted too).
 //!
 //! The natural-partitioning front-end is checked the same way with its branches
-//! solved sequentially (`parallel: false`); with `parallel: true` the rayon task
+//! solved sequentially (`par: Par::Seq`); with `par: Par::Rayon` the rayon task
 //! scheduling may allocate (documented, not asserted).
 //!
 //! Documented exceptions (not on these paths, so not exercised here): the SVD
@@ -27,6 +27,7 @@ use mbs_complement::{
     NaturalPartitioning, NullSpaceMethod, Stabilization,
 };
 use mbs_integrators::{EmbeddedRk, OdeSystem, RkParams};
+use mbs_linalg::Par;
 use mbs_linalg::nullspace::{NullSpaceParams, NullSpaceWorkspace, null_space_into};
 use mbs_mechanisms::{McPhersonParams, mcpherson_overconstrained};
 
@@ -168,7 +169,7 @@ fn rhs_and_projection_do_not_allocate() {
             let params = NaturalParams {
                 cut,
                 stabilization,
-                parallel: false,
+                par: Par::Seq,
                 ..Default::default()
             };
             let mut np = NaturalPartitioning::new(model.clone(), params).unwrap();

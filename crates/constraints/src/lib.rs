@@ -23,7 +23,9 @@
 //! - [`primitives`]: point coincidence, dot-1, dot-2, distance on a small algebra of
 //!   kinematic expressions; [`joints`] and [`drivers`] compose them;
 //! - [`mobility()`]: rank-based mobility, redundancy and Grübler's count;
-//! - [`CustomConstraint`]: user constraints accepted by the assembly.
+//! - [`CustomConstraint`]: user constraints accepted by the assembly;
+//! - [`Baumgarte`]: the stabilized right-hand side γ̄ = γ − 2α̂Φ̇ − β̂²Φ that every
+//!   front-end uses.
 //!
 //! ```
 //! use mbs_constraints::{SystemLayout, Workspace};
@@ -59,6 +61,7 @@ pub mod joints;
 pub mod mass;
 pub mod mobility;
 pub mod primitives;
+mod stabilization;
 pub mod workspace;
 
 pub use assembly::{ConstraintEntry, ConstraintSource, CscPattern, RowRange, SystemLayout};
@@ -69,4 +72,5 @@ pub use forces::MIN_SPRING_LENGTH;
 pub use frame::{BodyFrame, update_frames};
 pub use mass::MassBlock;
 pub use mobility::{Mobility, mobility, mobility_with};
+pub use stabilization::Baumgarte;
 pub use workspace::Workspace;

@@ -5,7 +5,7 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{Draw, random_state};
+use common::{Draw, fixed_axis_kinds, random_state};
 use mbs_constraints::{
     BodyFrame, ConstraintError, ConstraintSource, CustomConstraint, MAX_ROWS, SystemLayout,
     Workspace, mobility,
@@ -24,19 +24,12 @@ fn zoo() -> Model {
     let ids: Vec<BodyId> = (0..6)
         .map(|k| b.body(format!("b{k}"), 1.0 + k as f64, Matrix3::identity()))
         .collect();
-    let kinds = [
-        JointKind::Spherical,
-        JointKind::Universal,
-        JointKind::Revolute,
-        JointKind::Cylindrical,
-        JointKind::Prismatic,
-        JointKind::Rigid,
-        JointKind::Distance { length: 1.0 },
-        JointKind::SinePath {
+    let kinds = fixed_axis_kinds(1.0)
+        .into_iter()
+        .chain([JointKind::SinePath {
             amplitude: 0.3,
             wavenumber: 1.0,
-        },
-    ];
+        }]);
     let mut joints = Vec::new();
     for (k, kind) in kinds.into_iter().enumerate() {
         let bi = if k == 0 {

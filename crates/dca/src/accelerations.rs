@@ -14,6 +14,7 @@
 //! accelerations. Only vectors change between iterations: the matrices of the
 //! assembly are formed once per evaluation (sec 4.4).
 
+use mbs_constraints::Baumgarte;
 use mbs_integrators::{OdeSystem, SystemError};
 use mbs_model::{Layout, State};
 use nalgebra::Vector6;
@@ -38,7 +39,8 @@ impl AlfDca {
     pub(crate) fn accelerations_loaded(&mut self) -> Result<AccelerationInfo, DcaError> {
         let p = self.params;
         let t = self.state.t;
-        // γ̄ per entry.
+        // c per entry: the paper's γ̄ = γ^AB + 2Ωμ Φ̇ + Ω²Φ (eqs 7–8), −γ̄ in our sign
+        let stab = Baumgarte::from_damping(p.mu, p.omega);
         for (e, entry) in self.sys.entries().iter().enumerate() {
             let blk = self.ws.block(e);
             let vi = self.body_velocity(entry.body_i.body());
@@ -48,10 +50,8 @@ impl AlfDca {
                 let phi_dot = blk.ji.row(row).dot(&vi.transpose())
                     + blk.jj.row(row).dot(&vj.transpose())
                     + blk.phi_t[row];
-                c[row] = -blk.gamma[row] + 2.0 * p.omega * p.mu * phi_dot;
-                if row < blk.n_holonomic {
-                    c[row] += p.omega * p.omega * blk.phi[row];
-                }
+                let phi = (row < blk.n_holonomic).then(|| blk.phi[row]);
+                c[row] = stab.neg_row(blk.gamma[row], phi, phi_dot);
             }
             self.c[e] = c;
         }

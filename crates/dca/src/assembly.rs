@@ -34,8 +34,8 @@
 use mbs_constraints::ConstraintBlock;
 use nalgebra::{Matrix3, SMatrix, Vector6};
 
-use crate::dense::{cholesky_in_place, cholesky_solve, dot};
 use crate::handles::Node;
+use mbs_linalg::small::{cholesky_in_place, cholesky_solve, dot};
 
 /// Read-only data of one pass.
 #[derive(Clone, Copy, Debug)]
@@ -156,7 +156,7 @@ pub(crate) fn matrix_node(
         }
     }
     let (e6, h6) = (6 * n.ne, 6 * n.nh);
-    if !cholesky_in_place(k, ld, e6) {
+    if cholesky_in_place(k, ld, e6, 0.0).is_err() {
         return Err(n.pool.clone());
     }
     // X = K_EE⁻¹ K_EH, column by column (columns of K_EH are contiguous).

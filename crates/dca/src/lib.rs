@@ -1,5 +1,5 @@
-//! ALF-DCA: the divide-and-conquer algorithm of Malczyk & Frączek (2012,
-//! `seeds/000_…`) with augmented-Lagrangian multiplier iterations and DCA-form
+//! ALF-DCA: the divide-and-conquer algorithm of Malczyk & Frączek (2012, see
+//! `docs/REFERENCES.md`) with augmented-Lagrangian multiplier iterations and DCA-form
 //! mass-orthogonal projections, parallel with rayon.
 //!
 //! - [`handles`]: the sub-assemblies of the binary assembly tree of
@@ -23,8 +23,8 @@
 //! elimination order, so with the same α and iteration count both give the same
 //! accelerations up to round-off (≈ α·ε/λ_min(M)).
 //!
-//! Parallelism: independent subtrees are assembled and disassembled with
-//! `rayon::join` (the multipliers of the constraints handled at a node are stored and
+//! Parallelism ([`DcaParams::par`], an `mbs_linalg::Par`): independent subtrees are
+//! assembled and disassembled with `rayon::join` (the multipliers of the constraints handled at a node are stored and
 //! updated there, in the disassembly); each node's arithmetic does not depend on the
 //! schedule, so results are identical bit for bit for any number of threads. An evaluation allocates
 //! nothing (all storage is made by [`AlfDca::new`]).
@@ -72,7 +72,6 @@
 pub mod accelerations;
 pub mod assembly;
 pub mod bench;
-mod dense;
 pub mod disassembly;
 pub mod error;
 pub mod handles;

@@ -1,5 +1,7 @@
 //! Parameters of ALF-DCA, with the values of the paper (sec 4.1) as defaults.
 
+use mbs_linalg::Par;
+
 /// Parameters of ALF-DCA (Malczyk & Frączek 2012).
 ///
 /// Defaults are the paper's (sec 4.1): α = 1e6, μ = Ω = 1, at most 10 multiplier
@@ -54,9 +56,9 @@ pub struct DcaParams {
     pub projections: bool,
     /// Project every `project_every` calls of the projection hook (1 = every step).
     pub project_every: usize,
-    /// Run assembly and disassembly of independent subtrees in parallel (rayon).
-    /// Results are bit for bit the same either way.
-    pub parallel: bool,
+    /// Where assembly and disassembly of independent subtrees run (default
+    /// [`Par::Rayon`]). Results are bit for bit the same either way.
+    pub par: Par,
     /// Subtrees with fewer bodies than this are processed sequentially.
     pub parallel_min_bodies: usize,
 }
@@ -76,7 +78,7 @@ impl Default for DcaParams {
             reuse_below: 1e-6,
             projections: true,
             project_every: 1,
-            parallel: true,
+            par: Par::Rayon,
             parallel_min_bodies: 64,
         }
     }

@@ -27,7 +27,7 @@ use crate::disassembly::{gather, vector_down};
 use crate::error::DcaError;
 use crate::handles::Plan;
 use crate::params::DcaParams;
-use crate::tree::{Par, down, up};
+use crate::tree::{down, up};
 
 /// Counters of an [`AlfDca`] since construction (or [`AlfDca::reset_stats`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -270,9 +270,11 @@ impl AlfDca {
             c: &self.c,
             leaf_rhs: &self.leaf_rhs,
         };
-        let par = self.par();
+        let (par, min) = (self.params.par, self.params.parallel_min_bodies);
         self.cache_level = None;
-        let r = up(&mut self.plan.nodes, par, &|n, k| matrix_node(n, k, &ctx));
+        let r = up(&mut self.plan.nodes, par, min, &|n, k| {
+            matrix_node(n, k, &ctx)
+        });
         if let Err(bodies) = r {
             let names: Vec<String> = bodies
                 .iter()
@@ -308,10 +310,12 @@ impl AlfDca {
             c: &self.c,
             leaf_rhs: &self.leaf_rhs,
         };
-        let par = self.par();
+        let (par, min) = (self.params.par, self.params.parallel_min_bodies);
         // vector_up cannot fail (the factorizations were checked in the matrix pass).
-        let _ = up(&mut self.plan.nodes, par, &|n, k| vector_up(n, k, &ctx));
-        down(&mut self.plan.nodes, None, par, &|n, p| {
+        let _ = up(&mut self.plan.nodes, par, min, &|n, k| {
+            vector_up(n, k, &ctx)
+        });
+        down(&mut self.plan.nodes, None, par, min, &|n, p| {
             vector_down(n, p, &ctx)
         });
         self.plan
@@ -331,13 +335,6 @@ impl AlfDca {
             for l in &mut n.lam {
                 l.fill(0.0);
             }
-        }
-    }
-
-    fn par(&self) -> Par {
-        Par {
-            enabled: self.params.parallel,
-            min_bodies: self.params.parallel_min_bodies,
         }
     }
 

@@ -2,30 +2,23 @@
 //!
 //! The nodes are stored in post-order, so the subtree of a node is the contiguous
 //! slice ending at it: [left subtree][right subtree][node]. Splitting that slice gives
-//! disjoint mutable access to the two subtrees, which `rayon::join` processes in
+//! disjoint mutable access to the two subtrees, which [`Par::join`] processes in
 //! parallel. Every node's arithmetic is sequential and independent of the schedule,
 //! so the results are the same bit for bit for any number of threads.
 
+use mbs_linalg::Par;
+
 use crate::handles::Node;
 
-/// How to traverse.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Par {
-    /// Use rayon.
-    pub enabled: bool,
-    /// Subtrees with fewer bodies are traversed sequentially.
-    pub min_bodies: usize,
-}
-
-impl Par {
-    fn split(&self, n: &Node) -> bool {
-        self.enabled && n.n_bodies >= self.min_bodies.max(2)
-    }
+/// The parallelism of the subtree below `n`: `par` for subtrees of at least
+/// `min_bodies` (and 2) bodies, sequential below.
+fn split(par: Par, min_bodies: usize, n: &Node) -> Par {
+    par.for_size(n.n_bodies, min_bodies.max(2))
 }
 
 /// Children before parents (assembly). `f(node, children)`; the first error (left
 /// subtree first) is returned.
-pub(crate) fn up<E, F>(nodes: &mut [Node], par: Par, f: &F) -> Result<(), E>
+pub(crate) fn up<E, F>(nodes: &mut [Node], par: Par, min_bodies: usize, f: &F) -> Result<(), E>
 where
     E: Send,
     F: Fn(&mut Node, Option<(&Node, &Node)>) -> Result<(), E> + Sync,
@@ -37,14 +30,10 @@ where
         None => f(me, None),
         Some(left_len) => {
             let (l, r) = rest.split_at_mut(left_len);
-            if par.split(me) {
-                let (a, b) = rayon::join(|| up(l, par, f), || up(r, par, f));
-                a?;
-                b?;
-            } else {
-                up(l, par, f)?;
-                up(r, par, f)?;
-            }
+            let (a, b) = split(par, min_bodies, me)
+                .join(|| up(l, par, min_bodies, f), || up(r, par, min_bodies, f));
+            a?;
+            b?;
             let kids = (
                 l.last().expect("left child"),
                 r.last().expect("right child"),
@@ -55,7 +44,7 @@ where
 }
 
 /// Parents before children (disassembly). `f(node, parent)`.
-pub(crate) fn down<F>(nodes: &mut [Node], parent: Option<&Node>, par: Par, f: &F)
+pub(crate) fn down<F>(nodes: &mut [Node], parent: Option<&Node>, par: Par, min_bodies: usize, f: &F)
 where
     F: Fn(&mut Node, Option<&Node>) + Sync,
 {
@@ -66,11 +55,9 @@ where
     if let Some(left_len) = me.left_len {
         let (l, r) = rest.split_at_mut(left_len);
         let me = &*me;
-        if par.split(me) {
-            rayon::join(|| down(l, Some(me), par, f), || down(r, Some(me), par, f));
-        } else {
-            down(l, Some(me), par, f);
-            down(r, Some(me), par, f);
-        }
+        split(par, min_bodies, me).join(
+            || down(l, Some(me), par, min_bodies, f),
+            || down(r, Some(me), par, min_bodies, f),
+        );
     }
 }

@@ -15,6 +15,7 @@ mod common;
 use mbs_alf::{AlfAccelerations, AlfParams, Descriptor, Level, MechanismDescriptor};
 use mbs_dca::{AlfDca, DcaParams};
 use mbs_kinematics::euler_params::omega_body_dot_from_pddot;
+use mbs_linalg::Par;
 use mbs_model::Layout;
 use nalgebra::{DVector, Vector4};
 use proptest::prelude::*;
@@ -56,7 +57,7 @@ fn compare_model(
         omega: 1.0,
         max_iter: iters,
         eps_a: 0.0,
-        parallel,
+        par: Par::from_flag(parallel),
         parallel_min_bodies: 2,
         ..DcaParams::default()
     };

@@ -7,11 +7,12 @@ use std::sync::Arc;
 
 use mbs_dca::{AlfDca, DcaParams};
 use mbs_integrators::OdeSystem;
+use mbs_linalg::Par;
 use mbs_model::Model;
 
 fn outputs(model: &Arc<Model>, parallel: bool, seed: u64) -> Vec<u64> {
     let params = DcaParams {
-        parallel,
+        par: Par::from_flag(parallel),
         parallel_min_bodies: 2,
         eps_a: 0.0,
         ..DcaParams::default()

@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use mbs_dca::{AlfDca, DcaParams};
 use mbs_integrators::OdeSystem;
+use mbs_linalg::Par;
 
 struct Counting;
 
@@ -73,7 +74,7 @@ fn evaluations_do_not_allocate() {
         let model = common::mechanism(kind, 0, n);
         for parallel in [false, true] {
             let params = DcaParams {
-                parallel,
+                par: Par::from_flag(parallel),
                 parallel_min_bodies: 8,
                 ..DcaParams::default()
             };

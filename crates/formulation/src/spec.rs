@@ -25,4 +25,8 @@ pub struct RunSpec<'a> {
     /// beyond it the run stops with a [`crate::FormulationErrorKind::Failed`] "step
     /// limit" error (fixed-step integrators take (t_end − t₀)/h steps and ignore it).
     pub max_steps: usize,
+    /// Whether the formulation stops a run whose motion leaves what the method can
+    /// compute at the requested accuracy (e.g. the penalty method's O(ε) constraint
+    /// deflection beyond the tolerance); the facade's `Simulation::guard`.
+    pub guard: bool,
 }

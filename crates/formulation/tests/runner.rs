@@ -112,6 +112,7 @@ fn spec<'a>(initial: &'a State, times: &'a [f64], limit: f64) -> RunSpec<'a> {
         output_times: times,
         divergence_limit: limit,
         max_steps: 10_000,
+        guard: true,
     }
 }
 

@@ -4,6 +4,7 @@ use std::time::Instant;
 
 use mbs_hdca::{Hdca, HdcaParams};
 use mbs_integrators::OdeSystem;
+use mbs_linalg::Par;
 use mbs_mechanisms::{ChainJoint, closed_loop, open_chain};
 
 fn main() {
@@ -14,7 +15,7 @@ fn main() {
         ] {
             for par in [false, true] {
                 let params = HdcaParams {
-                    parallel: par,
+                    par: Par::from_flag(par),
                     ..HdcaParams::default()
                 };
                 let mut h = Hdca::new(Arc::new(m.clone()), params).unwrap();

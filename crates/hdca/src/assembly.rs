@@ -24,13 +24,13 @@
 //!
 //! and at the root (base body, eqs 43, 45) σ_E = −R⁺ r over the ground joints. A
 //! leaf (eq 12 with eq 10) has R_hk = s_h s_k (S_CPh D_h)ᵀ M_C⁻¹ S_CPk D_k and
-//! r_h = s_h (S_CPh D_h)ᵀ M_C⁻¹ Σ_k s_k S_CPk H_k p_k. K⁺ is the pseudo-inverse of [`crate::solve`].
+//! r_h = s_h (S_CPh D_h)ᵀ M_C⁻¹ Σ_k s_k S_CPk H_k p_k. K⁺ is the pseudo-inverse of `mbs_linalg::small::pinv_psd`.
 
+use mbs_linalg::Par;
+use mbs_linalg::small::pinv_psd;
 use nalgebra::{Matrix3, Vector3, Vector6};
 
 use crate::joint::{ang3, lin3, sv};
-
-use crate::solve::pinv_psd;
 
 /// A handle: one boundary joint of a sub-assembly.
 #[derive(Clone, Copy, Debug)]
@@ -105,7 +105,7 @@ pub(crate) struct Ctx<'a> {
     pub inertia: &'a [BodyInertia],
     pub momenta: &'a [f64],
     pub tol: f64,
-    pub parallel: bool,
+    pub par: Par,
     pub par_min: usize,
 }
 
@@ -291,12 +291,9 @@ pub(crate) fn up(nodes: &mut [Node], ctx: &Ctx) {
         return;
     }
     let (l, r) = sub.split_at_mut(node.left_size);
-    if ctx.parallel && node.n_bodies >= ctx.par_min {
-        rayon::join(|| up(l, ctx), || up(r, ctx));
-    } else {
-        up(l, ctx);
-        up(r, ctx);
-    }
+    ctx.par
+        .for_size(node.n_bodies, ctx.par_min)
+        .join(|| up(l, ctx), || up(r, ctx));
     internal_up(node, &l[l.len() - 1], &r[r.len() - 1], ctx.tol);
 }
 
@@ -338,10 +335,7 @@ pub(crate) fn down(nodes: &mut [Node], ctx: &Ctx) {
             };
         }
     }
-    if ctx.parallel && node.n_bodies >= ctx.par_min {
-        rayon::join(|| down(l, ctx), || down(r, ctx));
-    } else {
-        down(l, ctx);
-        down(r, ctx);
-    }
+    ctx.par
+        .for_size(node.n_bodies, ctx.par_min)
+        .join(|| down(l, ctx), || down(r, ctx));
 }

@@ -2,6 +2,14 @@
 //! D (paper eq 10–11, Hᵀ H = I, Dᵀ D = I, Dᵀ H = 0) at the joint point, and their
 //! images at the global origin.
 //!
+//! The joint catalog is `mbs-constraints`': a joint kind is described there by the
+//! relative motions it leaves free ([`Freedoms`]: a translational part times a
+//! rotational part, the complement of the joint's rows). H collects the free
+//! directions of both parts (translations first), D the constrained ones; the joint
+//! coordinates are those of the translational part followed by those of the
+//! rotational part. Kinds without such a description (rolling, curved paths) are
+//! refused with the reason (`check_kind`).
+//!
 //! # Joint coordinates (measured from the model's initial configuration)
 //! For a tree joint with parent body p (or ground) and child body c:
 //!
@@ -14,11 +22,24 @@
 //! with P the child marker origin (the handle point, fixed in c), ρ_p, ρ_c the marker
 //! origins in their body frames, a = the parent marker's z axis in the parent frame:
 //!
+//! | part | q | quasi-velocity u | H at P | D at P |
+//! |---|---|---|---|---|
+//! | translation `Locked` | — | — | — | [I; 0] |
+//! | translation `AlongZ` | s | ṡ | [z; 0] | [x; 0], [y; 0] |
+//! | translation `Sphere` | e_L (4) | Δv_P·t₁, Δv_P·t₂ | [t₁; 0], [t₂; 0] | [n; 0] |
+//! | translation `Free` | Δr (3) | ṙ | [I; 0] | — |
+//! | rotation `Locked` | — | — | — | [0; I] |
+//! | rotation `AboutZ` | θ | θ̇ | [0; z] | [0; x], [0; y] |
+//! | rotation `Pins` | θ₁ about z, θ₂ about the child pin z_c | θ̇₁, θ̇₂ | [0; z], [0; z_c] | [0; z × z_c] |
+//! | rotation `Free` | Euler parameters e of R (4) | ω_rel, global (3) | [0; I] | — |
+//!
+//! so that, kind by kind:
+//!
 //! | kind | q | quasi-velocity u | H at P | D at P |
 //! |---|---|---|---|---|
 //! | revolute | θ | θ̇ | [0; z] | [I; 0], [0; x], [0; y] |
 //! | prismatic | s | ṡ | [z; 0] | [x; 0], [y; 0], [0; I] |
-//! | cylindrical | θ, s | θ̇, ṡ | [0; z], [z; 0] | [x; 0], [y; 0], [0; x], [0; y] |
+//! | cylindrical | s, θ | ṡ, θ̇ | [z; 0], [0; z] | [x; 0], [y; 0], [0; x], [0; y] |
 //! | spherical | Euler parameters e of R (4) | ω_rel, global (3) | [0; I] | [I; 0] |
 //! | universal | θ₁ about z, θ₂ about the child pin z_c | θ̇₁, θ̇₂ | [0; z], [0; z_c] | [I; 0], [0; z × z_c] |
 //! | rigid | — | — | — | I₆ |
@@ -57,79 +78,56 @@
 //! S₀ₚ⁻ᵀ h = [l + P × r; r]. The pairings are invariant: Hᵀ ΔV_P = (S₀ₚH)ᵀ ΔV⁰ and
 //! p = Hᵀ P̄_P = (S₀ₚ⁻ᵀH)ᵀ P̄⁰.
 
+use mbs_constraints::joints::{Freedoms, NoFreedoms, Rotation, Translation};
 use mbs_kinematics::EulerParams;
 use mbs_kinematics::euler_params::{self, e_matrix, from_axis_angle, g_matrix};
-use mbs_model::{JointId, JointKind, Model};
+use mbs_model::{JointId, Model};
 use nalgebra::{Matrix3, Vector3, Vector6};
 
 use crate::error::HdcaError;
 
-/// The joint kinds of this front-end.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// One rotation about z.
-    Revolute,
-    /// One translation along z.
-    Prismatic,
-    /// Rotation about and translation along z.
-    Cylindrical,
-    /// Three rotations (Euler-parameter coordinate).
-    Spherical,
-    /// Two rotations: about the parent's pin z_p, then the child's pin z_c.
-    Universal,
-    /// No freedom.
-    Rigid,
-    /// Six freedoms: the virtual joint between ground and the root of a
-    /// free-floating component (base-body case (a), eq 41); q = [Δr; e] (7),
-    /// u = [ṙ; ω] at the centre of mass, global (6).
-    Free,
-    /// Five freedoms: the child marker origin on the sphere of radius L about the
-    /// parent marker origin (2), any child orientation (3); q = [e_L; e] (8), see
-    /// the module documentation.
-    Distance,
+/// The joint coordinates of HDCA over the catalog's [`Freedoms`] (module table).
+pub(crate) trait JointCoords {
+    /// Number of joint coordinates.
+    fn n_coords(self) -> usize;
+    /// Number of coordinates of the translational part (they come first).
+    fn n_translation_coords(self) -> usize;
+    /// Offsets, within the joint's coordinates, of its Euler-parameter blocks
+    /// (identity at q₀, renormalized by the projection): e_L of a sphere
+    /// translation, e of a free rotation.
+    fn euler_starts(self) -> [Option<usize>; 2];
 }
 
-impl Kind {
-    pub(crate) fn from_model(k: &JointKind) -> Option<Self> {
-        Some(match k {
-            JointKind::Revolute => Kind::Revolute,
-            JointKind::Prismatic => Kind::Prismatic,
-            JointKind::Cylindrical => Kind::Cylindrical,
-            JointKind::Spherical => Kind::Spherical,
-            JointKind::Rigid => Kind::Rigid,
-            JointKind::Universal => Kind::Universal,
-            JointKind::Distance { .. } => Kind::Distance,
-            JointKind::RollingSphere { .. }
-            | JointKind::RollingDisc { .. }
-            | JointKind::SinePath { .. } => return None,
-        })
+impl JointCoords for Freedoms {
+    fn n_coords(self) -> usize {
+        self.n_translation_coords()
+            + match self.rotation {
+                Rotation::Locked => 0,
+                Rotation::AboutZ => 1,
+                Rotation::Pins => 2,
+                Rotation::Free => 4,
+            }
     }
-    /// Degrees of freedom n_f (columns of H).
-    pub fn n_free(self) -> usize {
-        match self {
-            Kind::Revolute | Kind::Prismatic => 1,
-            Kind::Cylindrical | Kind::Universal => 2,
-            Kind::Spherical => 3,
-            Kind::Rigid => 0,
-            Kind::Distance => 5,
-            Kind::Free => 6,
+    fn n_translation_coords(self) -> usize {
+        match self.translation {
+            Translation::Locked => 0,
+            Translation::AlongZ => 1,
+            Translation::Sphere => 4,
+            Translation::Free => 3,
         }
     }
-    /// Joint coordinates.
-    pub fn n_coords(self) -> usize {
-        match self {
-            Kind::Spherical => 4,
-            Kind::Free => 7,
-            Kind::Distance => 8,
-            k => k.n_free(),
-        }
+    fn euler_starts(self) -> [Option<usize>; 2] {
+        [
+            (self.translation == Translation::Sphere).then_some(0),
+            (self.rotation == Rotation::Free).then_some(self.n_translation_coords()),
+        ]
     }
 }
 
 /// Static description of one joint.
 #[derive(Clone, Debug)]
 pub(crate) struct JointInfo {
-    pub kind: Kind,
+    pub kind: Freedoms,
     pub tree: bool,
     /// Plus side: the child (tree) or marker j's body (cut); `None` = ground.
     pub plus: Option<usize>,
@@ -157,7 +155,7 @@ pub(crate) struct JointInfo {
 /// their rates. `axes_minus`/`axes_plus` are the parent and child marker axes in the
 /// global frame, turning with ω₋ and ω₊; x, y, z below are the parent's.
 pub(crate) fn local_columns(
-    kind: Kind,
+    kind: Freedoms,
     axes_minus: &Matrix3<f64>,
     axes_plus: &Matrix3<f64>,
     w_minus: &Vector3<f64>,
@@ -190,73 +188,52 @@ pub(crate) fn local_columns(
         d_rate[nd] = r;
         nd += 1;
     };
-    match kind {
-        Kind::Revolute => {
-            push_h(ang(&z), rp(&ang(&z)));
+    match kind.translation {
+        Translation::Locked => {
             for v in &e {
                 push_d(lin(v), zero);
             }
-            push_d(ang(&x), rp(&ang(&x)));
-            push_d(ang(&y), rp(&ang(&y)));
         }
-        Kind::Prismatic => {
+        Translation::AlongZ => {
             push_h(lin(&z), rp(&lin(&z)));
             push_d(lin(&x), rp(&lin(&x)));
             push_d(lin(&y), rp(&lin(&y)));
+        }
+        Translation::Sphere => {
+            // axes_minus = [t₁ t₂ n] of the link, turning with w_minus = ω_p + ω_L
+            push_h(lin(&x), rp(&lin(&x)));
+            push_h(lin(&y), rp(&lin(&y)));
+            push_d(lin(&z), rp(&lin(&z)));
+        }
+        Translation::Free => {
+            for v in &e {
+                push_h(lin(v), zero);
+            }
+        }
+    }
+    match kind.rotation {
+        Rotation::Locked => {
             for v in &e {
                 push_d(ang(v), zero);
             }
         }
-        Kind::Cylindrical => {
+        Rotation::AboutZ => {
             push_h(ang(&z), rp(&ang(&z)));
-            push_h(lin(&z), rp(&lin(&z)));
-            for c in [lin(&x), lin(&y), ang(&x), ang(&y)] {
-                push_d(c, rp(&c));
-            }
+            push_d(ang(&x), rp(&ang(&x)));
+            push_d(ang(&y), rp(&ang(&y)));
         }
-        Kind::Spherical => {
-            for v in &e {
-                push_h(ang(v), zero);
-            }
-            for v in &e {
-                push_d(lin(v), zero);
-            }
-        }
-        Kind::Universal => {
-            // H = [0 0; z_p z_c] (z_p ⊥ z_c), D = [I 0; 0 z_p × z_c].
+        Rotation::Pins => {
+            // H = [0 0; z_p z_c] (z_p ⊥ z_c), D = [0; z_p × z_c].
             push_h(ang(&z), rp(&ang(&z)));
             push_h(ang(&zc), ang(&w_plus.cross(&zc)));
-            for v in &e {
-                push_d(lin(v), zero);
-            }
             let n = z.cross(&zc);
             let n_rate = w_minus.cross(&z).cross(&zc) + z.cross(&w_plus.cross(&zc));
             push_d(ang(&n), ang(&n_rate));
         }
-        Kind::Rigid => {
-            for v in &e {
-                push_d(lin(v), zero);
-            }
-            for v in &e {
-                push_d(ang(v), zero);
-            }
-        }
-        Kind::Free => {
-            for v in &e {
-                push_h(lin(v), zero);
-            }
+        Rotation::Free => {
             for v in &e {
                 push_h(ang(v), zero);
             }
-        }
-        Kind::Distance => {
-            // axes_minus = [t₁ t₂ n] of the link, turning with w_minus = ω_p + ω_L
-            push_h(lin(&x), rp(&lin(&x)));
-            push_h(lin(&y), rp(&lin(&y)));
-            for v in &e {
-                push_h(ang(v), zero);
-            }
-            push_d(lin(&z), rp(&lin(&z)));
         }
     }
     (nh, nd)
@@ -316,68 +293,57 @@ pub(crate) fn column_rate(c: &Vector6<f64>, omega: &Vector3<f64>) -> Vector6<f64
     sv(&omega.cross(&lin3(c)), &omega.cross(&ang3(c)))
 }
 
-/// The relative rotation R(q) (Euler parameters, parent body frame).
+/// The relative rotation R(q) (Euler parameters, parent body frame) from the
+/// coordinates of the rotational part.
 pub(crate) fn relative_rotation(
-    kind: Kind,
+    kind: Freedoms,
     axis_parent: &Vector3<f64>,
     axis_child0: &Vector3<f64>,
     q: &[f64],
 ) -> EulerParams {
-    match kind {
-        Kind::Universal => euler_params::product(
+    let q = &q[kind.n_translation_coords()..];
+    match kind.rotation {
+        Rotation::Pins => euler_params::product(
             &from_axis_angle(axis_parent, q[0]),
             &from_axis_angle(axis_child0, q[1]),
         ),
-        Kind::Revolute | Kind::Cylindrical => from_axis_angle(axis_parent, q[0]),
-        Kind::Spherical => {
-            let e = EulerParams::new(q[0], q[1], q[2], q[3]);
-            euler_params::normalize(&e)
-        }
-        Kind::Distance => euler_params::normalize(&EulerParams::new(q[4], q[5], q[6], q[7])),
-        Kind::Free => euler_params::normalize(&EulerParams::new(q[3], q[4], q[5], q[6])),
-        Kind::Prismatic | Kind::Rigid => euler_params::identity(),
+        Rotation::AboutZ => from_axis_angle(axis_parent, q[0]),
+        Rotation::Free => euler_params::normalize(&EulerParams::new(q[0], q[1], q[2], q[3])),
+        Rotation::Locked => euler_params::identity(),
     }
 }
 
 /// The joint point relative to the parent marker origin, in the parent frame:
-/// δ₀ + s a (s along the axis a), δ₀ + Δr for the free joint, R(e_L) δ₀ for the
-/// distance joint (`link_rotation` = R(e_L)).
+/// δ₀ + s a (s along the axis a), δ₀ + Δr for a free translation, R(e_L) δ₀ on a
+/// sphere (`link_rotation` = R(e_L)).
 pub(crate) fn offset(
-    kind: Kind,
+    kind: Freedoms,
     axis: &Vector3<f64>,
     delta0: &Vector3<f64>,
     link_rotation: &Matrix3<f64>,
     q: &[f64],
 ) -> Vector3<f64> {
-    match kind {
-        Kind::Free => delta0 + Vector3::new(q[0], q[1], q[2]),
-        Kind::Distance => link_rotation * delta0,
-        _ => delta0 + axis * slide(kind, q),
+    match kind.translation {
+        Translation::Free => delta0 + Vector3::new(q[0], q[1], q[2]),
+        Translation::Sphere => link_rotation * delta0,
+        Translation::AlongZ => delta0 + axis * q[0],
+        Translation::Locked => *delta0,
     }
 }
 
-/// R(e_L) of a distance joint (identity for the other kinds).
-pub(crate) fn link_rotation(kind: Kind, q: &[f64]) -> Matrix3<f64> {
-    match kind {
-        Kind::Distance => euler_params::rotation(&euler_params::normalize(&EulerParams::new(
+/// R(e_L) of a sphere translation (identity for the other parts).
+pub(crate) fn link_rotation(kind: Freedoms, q: &[f64]) -> Matrix3<f64> {
+    match kind.translation {
+        Translation::Sphere => euler_params::rotation(&euler_params::normalize(&EulerParams::new(
             q[0], q[1], q[2], q[3],
         ))),
         _ => Matrix3::identity(),
     }
 }
 
-/// The slide s along the axis.
-pub(crate) fn slide(kind: Kind, q: &[f64]) -> f64 {
-    match kind {
-        Kind::Prismatic => q[0],
-        Kind::Cylindrical => q[1],
-        _ => 0.0,
-    }
-}
-
-/// q̇ from the quasi-velocities u (for the spherical joint ė = ½ E(e)ᵀ A_pᵀ ω_rel;
-/// for the distance joint ė_L = ½ G(e_L)ᵀ (u₁ t₂⁰ − u₂ t₁⁰)/L, then the spherical
-/// rate of e).
+/// q̇ from the quasi-velocities u, part by part: ṡ = u, Δṙ = u; on a sphere
+/// ė_L = ½ G(e_L)ᵀ (u₁ t₂⁰ − u₂ t₁⁰)/L; θ̇ = u; for a free rotation
+/// ė = ½ E(e)ᵀ A_pᵀ ω_rel.
 pub(crate) fn coord_rates(
     j: &JointInfo,
     q: &[f64],
@@ -385,15 +351,11 @@ pub(crate) fn coord_rates(
     a_parent: &Matrix3<f64>,
     qd: &mut [f64],
 ) {
-    let spherical = |q: &[f64], u: &[f64], qd: &mut [f64]| {
-        let e = EulerParams::new(q[0], q[1], q[2], q[3]);
-        let w = a_parent.transpose() * Vector3::new(u[0], u[1], u[2]);
-        let ed = 0.5 * e_matrix(&e).transpose() * w;
-        qd[..4].copy_from_slice(ed.as_slice());
-    };
-    match j.kind {
-        Kind::Spherical => spherical(q, u, qd),
-        Kind::Distance => {
+    match j.kind.translation {
+        Translation::Locked => {}
+        Translation::AlongZ => qd[0] = u[0],
+        Translation::Free => qd[..3].copy_from_slice(&u[..3]),
+        Translation::Sphere => {
             let el = EulerParams::new(q[0], q[1], q[2], q[3]);
             let length = j.delta0.norm();
             let t1 = j.axes_minus.column(0);
@@ -401,35 +363,40 @@ pub(crate) fn coord_rates(
             let w_link = (u[0] * t2 - u[1] * t1) / length;
             let ed = 0.5 * g_matrix(&el).transpose() * w_link;
             qd[..4].copy_from_slice(ed.as_slice());
-            spherical(&q[4..], &u[2..], &mut qd[4..]);
         }
-        Kind::Free => {
-            qd[..3].copy_from_slice(&u[..3]);
-            let e = EulerParams::new(q[3], q[4], q[5], q[6]);
-            let ed = 0.5 * e_matrix(&e).transpose() * Vector3::new(u[3], u[4], u[5]);
-            qd[3..7].copy_from_slice(ed.as_slice());
+    }
+    let nt = j.kind.n_translation_coords();
+    let (q, u, qd) = (&q[nt..], &u[j.kind.translation.n_free()..], &mut qd[nt..]);
+    match j.kind.rotation {
+        Rotation::Locked => {}
+        Rotation::AboutZ => qd[0] = u[0],
+        Rotation::Pins => qd[..2].copy_from_slice(&u[..2]),
+        Rotation::Free => {
+            let e = EulerParams::new(q[0], q[1], q[2], q[3]);
+            let w = a_parent.transpose() * Vector3::new(u[0], u[1], u[2]);
+            let ed = 0.5 * e_matrix(&e).transpose() * w;
+            qd[..4].copy_from_slice(ed.as_slice());
         }
-        _ => qd.copy_from_slice(u),
     }
 }
 
-/// Checks that a joint of `model` has an HDCA form; the error says why not.
-pub(crate) fn check_kind(model: &Model, j: JointId, tree: bool) -> Result<Kind, HdcaError> {
+/// The catalog's [`Freedoms`] of a joint of `model`, or why HDCA cannot take it.
+pub(crate) fn check_kind(model: &Model, j: JointId, tree: bool) -> Result<Freedoms, HdcaError> {
     let jt = model.joint(j);
-    Kind::from_model(&jt.kind).ok_or(HdcaError::UnsupportedJoint {
+    Freedoms::of(&jt.kind).map_err(|reason| HdcaError::UnsupportedJoint {
         joint: jt.name.clone(),
         kind: jt.kind.label(),
-        why: match (&jt.kind, tree) {
-            (JointKind::RollingSphere { .. } | JointKind::RollingDisc { .. }, true) => {
+        why: match (reason, tree) {
+            (NoFreedoms::Nonholonomic, true) => {
                 "its no-slip rows are nonholonomic: a tree joint needs joint coordinates q whose rates are the quasi-velocities Hᵀ ΔV (eq 10), and rolling has none"
             }
-            (JointKind::RollingSphere { .. } | JointKind::RollingDisc { .. }, false) => {
+            (NoFreedoms::Nonholonomic, false) => {
                 "its contact point moves over both bodies: the cut-joint closure Dᵀ ΔV = 0 (eq 24) needs constrained directions D at a point fixed in the plus body"
             }
-            (_, true) => {
+            (NoFreedoms::CurvedPath, true) => {
                 "the path's tangent turns with the position along it: a tree joint needs a motion subspace H with joint coordinates (eq 10), not implemented for a curved path"
             }
-            (_, false) => {
+            (NoFreedoms::CurvedPath, false) => {
                 "the path's normal turns with the position along it: the cut-joint row and the rate Ḋ of its direction (eqs 62–69) are not implemented for a curved path"
             }
         },
@@ -455,7 +422,7 @@ pub(crate) fn check_kind(model: &Model, j: JointId, tree: bool) -> Result<Kind, 
 /// 2 dᵀḋ divided by 2|d|, with ṅ = (ḋ − n (n·ḋ))/|d|.) `d`, `d_dot`: P_j − P_i and
 /// its rate. Returns (n_c, two_point).
 pub(crate) fn cut_columns(
-    kind: Kind,
+    kind: Freedoms,
     axes_minus: &Matrix3<f64>,
     axes_plus: &Matrix3<f64>,
     w_minus: &Vector3<f64>,
@@ -465,15 +432,9 @@ pub(crate) fn cut_columns(
     cols: &mut [Vector6<f64>; 6],
     rates: &mut [Vector6<f64>; 6],
 ) -> (usize, bool) {
-    if kind == Kind::Distance {
-        let len = d.norm();
-        let n = d / len;
-        cols[0] = sv(&n, &Vector3::zeros());
-        rates[0] = sv(&((d_dot - n * n.dot(d_dot)) / len), &Vector3::zeros());
-        return (1, true);
-    }
     let xi: Vector3<f64> = axes_minus.column(0).into_owned();
     let yi: Vector3<f64> = axes_minus.column(1).into_owned();
+    let zi: Vector3<f64> = axes_minus.column(2).into_owned();
     let yj: Vector3<f64> = axes_plus.column(1).into_owned();
     let zj: Vector3<f64> = axes_plus.column(2).into_owned();
     let o = Vector3::zeros();
@@ -489,35 +450,44 @@ pub(crate) fn cut_columns(
         let r = w_plus.cross(a).cross(b) + a.cross(&w_minus.cross(b));
         (sv(&o, &c), sv(&o, &r))
     };
-    let point = matches!(
-        kind,
-        Kind::Revolute | Kind::Spherical | Kind::Rigid | Kind::Universal
-    );
-    if point {
-        for e in [Vector3::x(), Vector3::y(), Vector3::z()] {
-            push(sv(&e, &o), Vector6::zeros());
+    let two_point = match kind.translation {
+        Translation::Locked => {
+            for e in [Vector3::x(), Vector3::y(), Vector3::z()] {
+                push(sv(&e, &o), Vector6::zeros());
+            }
+            true
         }
-    } else {
-        push(sv(&xi, &o), sv(&w_minus.cross(&xi), &o));
-        push(sv(&yi, &o), sv(&w_minus.cross(&yi), &o));
+        Translation::AlongZ => {
+            push(sv(&xi, &o), sv(&w_minus.cross(&xi), &o));
+            push(sv(&yi, &o), sv(&w_minus.cross(&yi), &o));
+            false
+        }
+        Translation::Sphere => {
+            let len = d.norm();
+            let nd = d / len;
+            push(sv(&nd, &o), sv(&((d_dot - nd * nd.dot(d_dot)) / len), &o));
+            true
+        }
+        Translation::Free => false,
+    };
+    match kind.rotation {
+        Rotation::Free => {}
+        Rotation::Pins => {
+            let (c, r) = cross(&zj, &zi);
+            push(c, r);
+        }
+        Rotation::AboutZ | Rotation::Locked => {
+            let (c, r) = cross(&zj, &xi);
+            push(c, r);
+            let (c, r) = cross(&zj, &yi);
+            push(c, r);
+            if kind.rotation == Rotation::Locked {
+                let (c, r) = cross(&yj, &xi);
+                push(c, r);
+            }
+        }
     }
-    if kind == Kind::Universal {
-        let zi: Vector3<f64> = axes_minus.column(2).into_owned();
-        let (c, r) = cross(&zj, &zi);
-        push(c, r);
-        return (n, point);
-    }
-    if kind != Kind::Spherical {
-        let (c, r) = cross(&zj, &xi);
-        push(c, r);
-        let (c, r) = cross(&zj, &yi);
-        push(c, r);
-    }
-    if matches!(kind, Kind::Prismatic | Kind::Rigid) {
-        let (c, r) = cross(&yj, &xi);
-        push(c, r);
-    }
-    (n, point)
+    (n, two_point)
 }
 
 /// Joint coordinates of a tree joint from its relative pose (the inverse of the
@@ -537,16 +507,21 @@ pub(crate) fn coords_from_pose(
     let angle_about = |e: &EulerParams, axis: &Vector3<f64>| {
         2.0 * Vector3::new(e[1], e[2], e[3]).dot(axis).atan2(e[0])
     };
-    let slide = a.dot(&(offset - j.delta0));
-    match j.kind {
-        Kind::Revolute => q[0] = angle_about(rel, &a),
-        Kind::Prismatic => q[0] = slide,
-        Kind::Cylindrical => {
-            q[0] = angle_about(rel, &a);
-            q[1] = slide;
+    match j.kind.translation {
+        Translation::Locked => {}
+        Translation::AlongZ => q[0] = a.dot(&(offset - j.delta0)),
+        Translation::Free => q[..3].copy_from_slice((offset - j.delta0).as_slice()),
+        Translation::Sphere => {
+            let el = rotation_between(&j.delta0.normalize(), &offset.normalize());
+            q[..4].copy_from_slice(el.as_slice());
         }
-        Kind::Spherical => q[..4].copy_from_slice(rel.as_slice()),
-        Kind::Universal => {
+    }
+    let q = &mut q[j.kind.n_translation_coords()..];
+    match j.kind.rotation {
+        Rotation::Locked => {}
+        Rotation::AboutZ => q[0] = angle_about(rel, &a),
+        Rotation::Free => q[..4].copy_from_slice(rel.as_slice()),
+        Rotation::Pins => {
             let r = euler_params::rotation(rel);
             let b = axis_child0;
             let rb = r * b;
@@ -555,17 +530,6 @@ pub(crate) fn coords_from_pose(
             let xa = x * a;
             q[0] = t1;
             q[1] = b.cross(&a).dot(&xa).atan2(a.dot(&xa));
-        }
-        Kind::Rigid => {}
-        Kind::Free => {
-            let dr = offset - j.delta0;
-            q[..3].copy_from_slice(dr.as_slice());
-            q[3..7].copy_from_slice(rel.as_slice());
-        }
-        Kind::Distance => {
-            let el = rotation_between(&j.delta0.normalize(), &offset.normalize());
-            q[..4].copy_from_slice(el.as_slice());
-            q[4..8].copy_from_slice(rel.as_slice());
         }
     }
 }

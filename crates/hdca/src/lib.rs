@@ -22,15 +22,18 @@
 //! let y = h.initial_state(); // [θ = 0; p = 0]
 //! let mut dy = vec![0.0; h.dim()];
 //! h.rhs(0.0, &y, &mut dy).unwrap();
+//! // p is stored divided by the pivot's moment of inertia J + m r² = 0.1 + 0.25
+//! let s = h.momentum_scales()[0];
+//! assert!((s - 0.35).abs() < 1e-12);
 //! // ṗ = gravity torque about the pivot: −m g · 0.5
-//! assert!((dy[1] + 9.81 * 0.5).abs() < 1e-12);
+//! assert!((dy[1] * s + 9.81 * 0.5).abs() < 1e-12);
 //! ```
 //!
 //! | module | paper |
 //! |---|---|
 //! | [`joint`] | H and D subspaces, eqs 10–11, 23; joint coordinates |
 //! | `assembly` | eqs 12, 15–46 (assembly, base-body connection, disassembly) |
-//! | `solve` | the inverses of eqs 26–27, 43, 45 (pseudo-inverse when redundant) |
+//! | `mbs_linalg::small::pinv_psd` | the inverses of eqs 26–27, 43, 45 (pseudo-inverse when redundant) |
 //! | [`hdca`] | eqs 6, 47–77; Pseudo-algorithm 3; state layout |
 //! | [`report`] | sec 3.2 figures (energy error, loop closure) |
 //! | [`method`] | the method `hdca` as the facade runs it (the `mbs-formulation` seam) |
@@ -42,6 +45,12 @@
 //! row; see [`joint`]), as tree or cut joints. Rolling and curved-path joints and
 //! drivers (rheonomic rows, which the scleronomic closure Dᵀ ΔV = 0 of eqs 24, 43,
 //! 45 does not take) are rejected with an error naming them and saying why.
+//!
+//! # Scaled momenta
+//! By default the state holds each momentum divided by its diagonal entry of the
+//! tree's joint-space mass matrix ([`HdcaParams::scale_momenta`],
+//! [`Hdca::momentum_scales`]), so that an integrator's tolerances act on joint-rate
+//! units; `scale_momenta: false` gives the paper's canonical momenta.
 //!
 //! # Initial state
 //! [`Hdca::state_to_y`] maps any absolute state that satisfies the joints to joint
@@ -67,7 +76,7 @@
 //!
 //! # Parallelism and allocation
 //! The assembly and disassembly sweeps recurse over the post-ordered assembly tree
-//! with `rayon::join` on disjoint sub-slices (sub-assemblies of at least
+//! with `rayon::join` ([`HdcaParams::par`], an `mbs_linalg::Par`) on disjoint sub-slices (sub-assemblies of at least
 //! [`HdcaParams::parallel_min_bodies`] bodies); each node's arithmetic is independent
 //! of the schedule, so results are bit-identical for any thread count. Forward
 //! kinematics and the subtree sums of the loads are O(n) sequential sweeps over the
@@ -87,7 +96,6 @@ pub mod params;
 pub mod report;
 
 mod assembly;
-mod solve;
 
 pub use error::HdcaError;
 pub use hdca::{Hdca, HdcaStats};

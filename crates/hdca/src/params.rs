@@ -1,5 +1,7 @@
 //! Parameters of the HDCA front-end.
 
+use mbs_linalg::Par;
+
 /// Options of [`crate::Hdca`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct HdcaParams {
@@ -11,19 +13,25 @@ pub struct HdcaParams {
     /// redundant eigenvalues are ~1e-7, for 1024 bodies ~1e-3; raise the threshold
     /// accordingly for such loops (the benchmark only times them).
     pub redundancy_tol: f64,
-    /// Use rayon for the assembly and disassembly sweeps over independent subtrees.
-    /// The result is bit-identical for any thread count.
-    pub parallel: bool,
+    /// Where the assembly and disassembly sweeps over independent subtrees run
+    /// (default [`Par::Rayon`]). The result is bit-identical for any thread count.
+    pub par: Par,
     /// Sub-assemblies with fewer bodies than this are processed sequentially.
     pub parallel_min_bodies: usize,
+    /// Store each momentum divided by its joint's diagonal entry of the tree's
+    /// joint-space mass matrix at the initial configuration ([`crate::Hdca`]'s state
+    /// layout), so that an integrator's absolute tolerance acts on joint-rate units
+    /// as in the other formulations' states. Off: the paper's canonical momenta p.
+    pub scale_momenta: bool,
 }
 
 impl Default for HdcaParams {
     fn default() -> Self {
         Self {
             redundancy_tol: 1e-8,
-            parallel: true,
+            par: Par::Rayon,
             parallel_min_bodies: 64,
+            scale_momenta: true,
         }
     }
 }

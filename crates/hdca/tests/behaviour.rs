@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use mbs_hdca::{Hdca, HdcaError, HdcaParams};
 use mbs_integrators::OdeSystem;
+use mbs_linalg::Par;
 use mbs_mechanisms::{ChainJoint, closed_loop, open_chain};
 use mbs_model::{BodyRef, JointKind, Layout, ModelBuilder, State};
 use nalgebra::{Matrix3, Vector3};
@@ -74,9 +75,15 @@ fn free_floating_body_falls() {
     assert_eq!((h.n_coords(), h.n_momenta()), (7, 6));
     let mut dy = vec![0.0; y.len()];
     h.rhs(0.0, &y, &mut dy).unwrap();
-    // q̇ = [ṙ; ė], ṗ = [m g; 0] (momenta conjugate to [ṙ; ω] at the centre of mass)
+    // q̇ = [ṙ; ė], ṗ = [m g; 0] (momenta conjugate to [ṙ; ω] at the centre of mass),
+    // stored divided by the joint-space mass diagonal [m, m, m, J₁, J₂, J₃]
     assert!((dy[0] - 0.5).abs() < 1e-14);
-    assert!((dy[7 + 1] + 2.0 * 9.81).abs() < 1e-12, "{dy:?}");
+    let s = h.momentum_scales();
+    assert!(
+        (s[0] - 2.0).abs() < 1e-14 && (s[4] - 2.0).abs() < 1e-14,
+        "{s:?}"
+    );
+    assert!((dy[7 + 1] * s[1] + 2.0 * 9.81).abs() < 1e-12, "{dy:?}");
     assert!(dy[7 + 3..].iter().all(|x| x.abs() < 1e-12), "{dy:?}");
 }
 
@@ -104,7 +111,7 @@ fn parallel_and_sequential_agree_bit_for_bit() {
         let mut seq = Hdca::new(
             model.clone(),
             HdcaParams {
-                parallel: false,
+                par: Par::Seq,
                 ..HdcaParams::default()
             },
         )
@@ -112,7 +119,7 @@ fn parallel_and_sequential_agree_bit_for_bit() {
         let mut par = Hdca::new(
             model.clone(),
             HdcaParams {
-                parallel: true,
+                par: Par::Rayon,
                 parallel_min_bodies: 8,
                 ..HdcaParams::default()
             },
@@ -188,4 +195,69 @@ fn inconsistent_state_is_refused_naming_the_joint() {
     spinning.v[5] += 0.1; // body 0's ω'_z: violates the loop at the velocity level
     let err = h.state_to_y(&spinning).unwrap_err();
     assert!(err.to_string().contains("velocity"), "{err}");
+}
+
+/// The scaled momenta p̃ = p / s (the default) are only a change of variables: at the
+/// same absolute state both forms give the same joint coordinates, p = s p̃, ṗ = s p̃̇
+/// and the same q̇, and s is the diagonal of the joint-space mass matrix (for the
+/// first joint of an open chain of unit rods: the whole chain's moment of inertia
+/// about the base axis).
+#[test]
+fn scaled_momenta_are_a_change_of_variables() {
+    let model = Arc::new(open_chain(4, ChainJoint::Revolute).unwrap());
+    let mut scaled = Hdca::new(model.clone(), HdcaParams::default()).unwrap();
+    let mut raw = Hdca::new(
+        model.clone(),
+        HdcaParams {
+            scale_momenta: false,
+            ..HdcaParams::default()
+        },
+    )
+    .unwrap();
+    assert!(raw.momentum_scales().iter().all(|&s| s == 1.0));
+    // a moving state: rates on every joint
+    let mut y = raw.initial_state();
+    let nq = raw.n_coords();
+    for (k, p) in y[nq..].iter_mut().enumerate() {
+        *p = 0.3 * ((k as f64) * 0.9).cos();
+    }
+    y[..nq]
+        .iter_mut()
+        .enumerate()
+        .for_each(|(k, q)| *q = 0.2 * (k as f64).sin());
+    let state = raw.to_state(0.0, &y).unwrap();
+    let ys = scaled.state_to_y(&state).unwrap();
+    let s = scaled.momentum_scales().to_vec();
+    assert_eq!(ys.len(), y.len());
+    for i in 0..y.len() {
+        let expect = if i < nq { y[i] } else { y[i] / s[i - nq] };
+        assert!(
+            (ys[i] - expect).abs() < 1e-12 * (1.0 + expect.abs()),
+            "{i}: {} vs {expect}",
+            ys[i]
+        );
+    }
+    let (mut f, mut fs) = (vec![0.0; y.len()], vec![0.0; y.len()]);
+    raw.rhs(0.0, &y, &mut f).unwrap();
+    scaled.rhs(0.0, &ys, &mut fs).unwrap();
+    for i in 0..y.len() {
+        let got = if i < nq { fs[i] } else { fs[i] * s[i - nq] };
+        assert!(
+            (got - f[i]).abs() < 1e-11 * (1.0 + f[i].abs()),
+            "{i}: {got} vs {}",
+            f[i]
+        );
+    }
+    // s of the base joint at the initial (straight) configuration: Σ (J_zz + m d²)
+    // over the rods about the base axis
+    let base: f64 = model
+        .bodies()
+        .iter()
+        .enumerate()
+        .map(|(b, body)| {
+            let r = State::initial(&model, Layout::EulerParamsOmega).position(b);
+            body.inertia[(2, 2)] + body.mass * (r.x * r.x + r.y * r.y)
+        })
+        .sum();
+    assert!((s[0] - base).abs() < 1e-12 * base, "{} vs {base}", s[0]);
 }

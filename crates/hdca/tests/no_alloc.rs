@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use mbs_hdca::{Hdca, HdcaParams};
 use mbs_integrators::OdeSystem;
+use mbs_linalg::Par;
 use mbs_mechanisms::{HdcaParams as CaseParams, hdca_case3};
 
 struct Counting;
@@ -32,7 +33,7 @@ static GLOBAL: Counting = Counting;
 fn rhs_does_not_allocate() {
     let model = Arc::new(hdca_case3(&CaseParams::default()).unwrap());
     let params = HdcaParams {
-        parallel: false,
+        par: Par::Seq,
         ..HdcaParams::default()
     };
     let mut h = Hdca::new(model, params).unwrap();

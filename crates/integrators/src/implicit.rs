@@ -94,10 +94,20 @@ pub fn trapezoidal_second_order(
     (alpha, beta)
 }
 
+/// Factor on [`NewtonParams::max_iterations`] allowed to a fresh Newton matrix whose
+/// corrections still shrink at least twofold per iteration.
+const CONTRACTING_EXTENSION: usize = 3;
+
 /// Parameters of the [`Newton`] solver.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewtonParams {
-    /// Convergence when `max_i |Δ_i| / (atol + rtol |Y_i|) ≤ 1`.
+    /// Convergence when `max_i |Δ_i| / (atol + rtol |Y_i|) ≤ 1`, or when the
+    /// corrections stop decreasing after one below `√ε / max(rtol, atol)` in that
+    /// norm: the round-off floor of `G`.
+    /// Right-hand sides that solve ill-conditioned systems (a KKT matrix of bodies
+    /// weighing grams, Andrew's squeezer) carry round-off far above 1e-12 relative
+    /// while their forward-difference Jacobian is still accurate to √ε; without the
+    /// floor such a step "fails" with corrections of a few units of the tolerance.
     pub rtol: f64,
     /// See `rtol`.
     pub atol: f64,
@@ -270,7 +280,18 @@ impl Newton {
         let mut prev = f64::INFINITY;
         let mut iterations = 0;
         let mut last = f64::NAN;
-        while iterations < self.params.max_iterations {
+        // ‖Δ_k‖ / ‖Δ_{k−1}‖ of the last iteration
+        let mut contraction = f64::INFINITY;
+        // A fresh Newton matrix that still contracts at least twofold per
+        // iteration gets up to `CONTRACTING_EXTENSION` × the iteration limit: a
+        // fixed-step rule cannot shorten the step instead (near a singular
+        // configuration the forward-difference Jacobian is poor and the
+        // convergence linear).
+        while iterations < self.params.max_iterations
+            || (fresh
+                && iterations < CONTRACTING_EXTENSION * self.params.max_iterations
+                && contraction <= 0.5)
+        {
             // Residual G(Y) at the current iterate.
             match req.rule {
                 ImplicitRule::Midpoint => {
@@ -304,9 +325,19 @@ impl Newton {
             if norm <= 1.0 {
                 return Ok((true, iterations, last));
             }
-            if iterations >= 2 && norm > 2.0 * prev {
-                break; // diverging
+            if iterations >= 2 && norm >= prev {
+                // No contraction. Below the round-off floor of G (what a
+                // forward-difference Jacobian resolves, √ε relative) the
+                // corrections are noise: the step is solved as well as G can
+                // be evaluated.
+                if prev * self.params.rtol.max(self.params.atol) <= EPS.sqrt() {
+                    return Ok((true, iterations, last));
+                }
+                if norm > 2.0 * prev {
+                    break; // diverging
+                }
             }
+            contraction = norm / prev;
             prev = norm;
         }
         Ok((false, iterations, last))

@@ -77,7 +77,9 @@ pub trait Stepper<S: ?Sized> {
     fn complete(&mut self, sys: &mut S) -> Result<(), Error>;
 
     /// The dense output (continuous extension or interpolant) of the last accepted
-    /// step at `t` inside it, unaffected by a projection at its end.
+    /// step at `t` inside it. Runge–Kutta, the implicit rules and the partitioned
+    /// schemes interpolate the step as taken, before a projection at its end;
+    /// Adams interpolates its updated history, which includes the projection.
     fn interpolate(&mut self, t: f64) -> &[f64];
 
     /// Time of the last accepted state.

@@ -195,3 +195,47 @@ fn newton_failure_is_an_error_with_time() {
         other => panic!("expected a Newton failure, got {other:?}"),
     }
 }
+
+/// y' = −y plus a deterministic "round-off" of relative size `noise` (as a right-hand
+/// side that solves an ill-conditioned system carries).
+struct NoisyDecay {
+    noise: f64,
+}
+
+impl OdeSystem for NoisyDecay {
+    fn dim(&self) -> usize {
+        1
+    }
+    fn rhs(&mut self, _t: f64, y: &[f64], d: &mut [f64]) -> Result<(), SystemError> {
+        // a pseudo-random function of the bits of y: changes with every change of y
+        let bits = y[0].to_bits().wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let r = (bits >> 11) as f64 / (1u64 << 53) as f64 - 0.5;
+        d[0] = -y[0] * (1.0 + self.noise * r);
+        Ok(())
+    }
+}
+
+/// Newton with tolerance 1e-12 on a right-hand side whose round-off is 1e-8 (5e-11
+/// in the step equations at h = 0.01): the corrections stall at that floor, below
+/// √ε, and the step counts as solved (it used to fail at the first step); the
+/// result is as accurate as the right-hand side. Noise of 1e-4, far above √ε, is no
+/// round-off: that step still fails with a Newton error.
+#[test]
+fn newton_stalled_at_the_round_off_floor_converges_and_a_real_failure_does_not() {
+    let h = 1e-2;
+    let run = |noise: f64| {
+        let mut it = ImplicitIntegrator::new(1, ImplicitParams::new(ImplicitRule::Trapezoidal, h));
+        let r = it.integrate(&mut NoisyDecay { noise }, 0.0, &[1.0], 1.0, &[], &mut ());
+        (r, it.y()[0])
+    };
+    let (r, y) = run(1e-8);
+    r.expect("round-off stall converges");
+    // trapezoidal rule on y' = −y: ((1 − h/2)/(1 + h/2))^100
+    let exact = ((1.0 - h / 2.0) / (1.0 + h / 2.0)).powi(100);
+    assert!((y - exact).abs() < 1e-7, "{y} vs {exact}");
+    let (r, _) = run(1e-4);
+    assert!(
+        matches!(r, Err(Error::NewtonFailure { .. })),
+        "noise 1e-4 is not round-off: {r:?}"
+    );
+}

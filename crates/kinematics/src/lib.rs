@@ -2,7 +2,7 @@
 //! Rodrigues parameters, rotation matrices, skew matrices, spatial vectors and shift
 //! matrices. Depends on nalgebra only.
 //!
-//! Conventions are those of `shared/NOTATION.md`: Euler parameters scalar first,
+//! Conventions are those of the repository's `docs/NOTATION.md`: Euler parameters scalar first,
 //! E(p) = [−e, ẽ + e0 I], G(p) = [−e, −ẽ + e0 I], A = E Gᵀ maps body components to
 //! global ones, ω = 2 E ṗ (global), ω' = 2 G ṗ (body).
 //!

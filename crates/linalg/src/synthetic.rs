@@ -13,32 +13,8 @@
 use nalgebra::{DMatrix, Matrix3, Vector3};
 
 use crate::LinalgError;
+pub use crate::SplitMix64;
 use crate::pcg::{ArrowheadOperator, JointBlocks};
-
-/// A small deterministic generator (SplitMix64).
-#[derive(Debug, Clone)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    /// A generator with a seed.
-    pub fn new(seed: u64) -> Self {
-        Self(seed)
-    }
-
-    /// Next raw value.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `[lo, hi)`.
-    pub fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * ((self.next_u64() >> 11) as f64 / (1u64 << 53) as f64)
-    }
-}
 
 /// A chain or closed loop of spatial bodies with spherical joints.
 #[derive(Debug, Clone)]

@@ -323,8 +323,11 @@ pub fn all_methods() -> Vec<Method> {
 
 /// The whole matrix: every case × `methods` × [`Integration::ALL`], cells in that
 /// order. Cells run in parallel (rayon); each cell is sequential inside, so the
-/// result does not depend on the thread count. A case whose reference cannot be
-/// computed gives an error naming it.
+/// result does not depend on the thread count. The fixed-step cells start first:
+/// the implicit rules (a Newton iteration per step with forward-difference
+/// Jacobians) are the longest cells, and a long cell started last would leave the
+/// other threads idle. A case whose reference cannot be computed gives an error
+/// naming it.
 pub fn run_matrix(cases: &[Case], methods: &[Method]) -> Result<Vec<Cell>, Error> {
     use rayon::prelude::*;
     let references = cases
@@ -338,10 +341,17 @@ pub fn run_matrix(cases: &[Case], methods: &[Method]) -> Result<Vec<Cell>, Error
                 .flat_map(move |m| Integration::ALL.into_iter().map(move |i| (c, m, i)))
         })
         .collect();
-    Ok(jobs
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by_key(|&k| jobs[k].2 != Integration::OwnFixedStep);
+    let mut cells: Vec<(usize, Cell)> = order
         .par_iter()
-        .map(|(c, m, i)| run_cell(&cases[*c], &references[*c], m, *i))
-        .collect())
+        .map(|&k| {
+            let (c, m, i) = jobs[k];
+            (k, run_cell(&cases[c], &references[c], m, i))
+        })
+        .collect();
+    cells.sort_by_key(|(k, _)| *k);
+    Ok(cells.into_iter().map(|(_, cell)| cell).collect())
 }
 
 /// Counts of right, named-error and wrong cells.

@@ -8,6 +8,7 @@
 //!   violations at position, velocity and acceleration level, multipliers, integrator
 //!   statistics, wall time; CSV and JSON writers;
 //! - `plot` (feature `plots`, on by default): PNG/SVG plots without system libraries;
+//! - [`animate`]: a self-contained HTML page that plays the motion in 3-D;
 //! - [`check()`]: validation and topology report;
 //! - [`compare()`]: the same run with several methods, one table;
 //! - [`frontend::FrontEnd`] (`mbs_formulation::Formulation`): the seam every
@@ -36,6 +37,7 @@ pub use mbs_linalg as linalg;
 pub use mbs_mechanisms as mechanisms;
 pub use mbs_model as model;
 
+pub mod animate;
 pub mod check;
 pub mod compare;
 pub mod conformance;
@@ -43,6 +45,7 @@ pub mod error;
 pub mod frontend;
 pub mod guard;
 pub mod integrator;
+pub mod manifest;
 pub mod measure;
 pub mod method;
 pub mod models;

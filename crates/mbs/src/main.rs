@@ -64,9 +64,14 @@ enum Command {
         /// Also write PNG and SVG plots.
         #[arg(long)]
         plot: bool,
-        /// Coordinates to plot, e.g. `link1.x,link1.y` (default: x and y of the first body).
+        /// Coordinates to plot, e.g. `link1.x,link1.y` (default: x and y of the first body;
+        /// in the animation: energies and ‖Φ‖).
         #[arg(long, value_name = "BODY.C,…")]
         coords: Option<String>,
+        /// Also write animation.html: the motion in 3-D with plots, one self-contained
+        /// file that opens offline in a web browser.
+        #[arg(long)]
+        animate: bool,
     },
     /// Run the same simulation with several methods and print one table.
     Compare {
@@ -187,6 +192,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
             out,
             plot,
             coords,
+            animate,
         } => {
             let method: Method = method.parse()?;
             let sim = common.simulation()?.method(method);
@@ -203,13 +209,20 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 Err(e) => return Err(e),
             };
             let mut files = traj.write_all(&out)?;
+            let coords = match coords {
+                Some(c) if plot || animate => mbs::plot::parse_coordinates(&traj, &c)?,
+                _ => Vec::new(),
+            };
             if plot && !traj.is_empty() {
-                let coords = match coords {
-                    Some(c) => mbs::plot::parse_coordinates(&traj, &c)?,
-                    None => Vec::new(),
-                };
                 files.extend(mbs::plot::write_plots(&traj, &out, &coords)?);
             }
+            if animate && !traj.is_empty() {
+                let path = out.join(mbs::animate::FILE_NAME);
+                let options = mbs::animate::AnimateOptions { coords };
+                mbs::animate::write_html(&traj, sim.model(), &path, &options)?;
+                files.push(path);
+            }
+            files.push(mbs::manifest::write(&out, &traj, &files)?);
             print_summary(&traj);
             if let Some(a) = &traj.initial_assembly {
                 outln!("{a}");

@@ -19,7 +19,7 @@ pub fn methods() -> &'static [MethodEntry] {
             entries::<mbs_alf::LagrangeParams>(),
             entries::<mbs_alf::AlfIndex1Params>(),
             entries::<mbs_alf::Index3Params>(),
-            entries::<mbs_alf::PenaltyParams>(),
+            entries::<mbs_alf::PenaltyMethodParams>(),
             entries::<mbs_dca::DcaParams>(),
             entries::<mbs_hdca::HdcaParams>(),
             entries::<mbs_complement::NaturalParams>(),

@@ -180,9 +180,11 @@ impl Simulation {
     /// Turns the wrong-motion energy guard on (the default) or off (see
     /// [`crate::guard`]): on a model whose energy is conserved, a run whose energy
     /// drifts beyond what its integrator's accuracy allows stops with a "wrong motion"
-    /// failure. Turn it off only to study such a drift on purpose (e.g. an
-    /// unstabilized formulation's). Passes near singular configurations are recorded
-    /// either way ([`crate::Trajectory::singular_passes`]).
+    /// failure; the penalty method's constraint deflection beyond the tolerance
+    /// likewise ([`crate::frontend::RunSpec::guard`]). Turn it off only to study such a
+    /// drift on purpose (e.g. an unstabilized formulation's, or the penalty motion at
+    /// a paper's ε). Passes near singular configurations are recorded either way
+    /// ([`crate::Trajectory::singular_passes`]).
     pub fn guard(mut self, on: bool) -> Self {
         self.guard = on;
         self
@@ -342,6 +344,7 @@ impl Simulation {
             output_times: &times,
             divergence_limit: self.divergence_limit,
             max_steps: self.max_steps,
+            guard: self.guard,
         };
         let mut rec = Recorder {
             samples: Vec::with_capacity(times.len()),

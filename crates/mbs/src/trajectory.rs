@@ -168,11 +168,7 @@ impl Trajectory {
     pub fn write_csv(&self, path: &Path) -> Result<(), Error> {
         let out = |e: csv::Error| Error::output(path, e);
         let mut w = csv::Writer::from_path(path).map_err(out)?;
-        let mut header: Vec<String> = ["t", "kinetic_energy", "potential_energy", "total_energy"]
-            .iter()
-            .chain(&["phi_norm", "phi_dot_norm", "phi_ddot_norm"])
-            .map(|s| s.to_string())
-            .collect();
+        let mut header: Vec<String> = SCALAR_COLUMNS.iter().map(|s| s.to_string()).collect();
         for b in &self.body_names {
             for c in COMPONENTS {
                 header.push(format!("{b}.{c}"));
@@ -324,6 +320,17 @@ impl Trajectory {
         Some((0..self.len()).map(|k| self.body_row(k, body)[c]).collect())
     }
 }
+
+/// The columns of the CSV before the per-body ones, in order.
+pub const SCALAR_COLUMNS: [&str; 7] = [
+    "t",
+    "kinetic_energy",
+    "potential_energy",
+    "total_energy",
+    "phi_norm",
+    "phi_dot_norm",
+    "phi_ddot_norm",
+];
 
 /// The per-body columns of the CSV, in order.
 pub const COMPONENTS: [&str; 13] = [

@@ -5,6 +5,13 @@
 //! tolerance for the others) or stop with a named error; none may finish on another
 //! motion. The matrix printed here is the same as `cargo xtask bench --suite
 //! conformance` (which runs it longer and tighter).
+//!
+//! Measured (tolerance 1e-7, these settings, test profile): 299 right, 61 named
+//! errors, 0 wrong, 100 s of CPU time (120 s wall on 2 shared cores). Before the
+//! implicit rules kept their Newton matrix across steps and the penalty method
+//! stopped at its regularization error: 293 right, 56 named errors, 11 wrong, 773 s
+//! of CPU time. Each printed line gives the cell's wall time and right-hand-side
+//! evaluations.
 
 use mbs::conformance::{Case, Outcome, accurate_run, all_methods, run_matrix, state_error, tally};
 use mbs::mechanisms::iftomm::NFourBar;
@@ -69,24 +76,6 @@ fn cases() -> Vec<Case> {
     ]
 }
 
-/// Cells known to finish on a wrong motion, still open: Chiou's penalty method with
-/// its absolute ε = 1e-6 (accurate only to O(ε · force) on the double pendulum, and
-/// following another motion on Andrew's squeezer, whose bodies weigh grams), and
-/// HDCA under Adams on the spatial slider-crank (end error 2.1e3 × tol). Any other
-/// wrong cell fails the test, and so does a listed cell that is no longer wrong
-/// (remove it from the list).
-const KNOWN_WRONG: &[(&str, &str)] = &[
-    ("double-pendulum", "penalty"),
-    ("double-pendulum", "penalty-pcg"),
-    ("andrews-squeezer", "penalty"),
-    ("andrews-squeezer", "penalty-pcg"),
-    ("spatial-slider-crank", "hdca"),
-];
-
-fn known_wrong(case: &str, method: &str) -> bool {
-    KNOWN_WRONG.iter().any(|(c, m)| *c == case && *m == method)
-}
-
 #[test]
 fn no_method_finishes_on_a_wrong_motion() {
     let cases = cases();
@@ -103,9 +92,7 @@ fn no_method_finishes_on_a_wrong_motion() {
                 energy_drift,
                 allowed,
             } => {
-                if !known_wrong(&c.case, &c.method) {
-                    wrong.push(format!("{} / {} / {}", c.case, c.method, c.integrator));
-                }
+                wrong.push(format!("{} / {} / {}", c.case, c.method, c.integrator));
                 format!("err {error:.1e} > {allowed:.1e}, dE {energy_drift:.1e}")
             }
             Outcome::NamedError { message } => {
@@ -120,25 +107,19 @@ fn no_method_finishes_on_a_wrong_motion() {
             }
         };
         println!(
-            "{:<20} {:<26} {:<28} {:<5} {}",
+            "{:<20} {:<26} {:<28} {:<5} {:>7.2} s {:>8} rhs  {}",
             c.case,
             c.method,
             c.integrator,
             c.outcome.label(),
+            c.wall_time,
+            c.rhs_evals,
             detail
         );
     }
     let (right, named, n_wrong) = tally(&cells);
     println!("cells: {right} right, {named} named errors, {n_wrong} wrong");
     assert!(wrong.is_empty(), "wrong motions, silently: {wrong:#?}");
-    for (case, method) in KNOWN_WRONG {
-        assert!(
-            cells.iter().any(|c| c.case == *case
-                && c.method == *method
-                && matches!(c.outcome, Outcome::Wrong { .. })),
-            "{case} / {method} is no longer wrong: remove it from KNOWN_WRONG"
-        );
-    }
     // the matrix is not vacuous: most cells compute the motion
     assert!(
         right * 2 > cells.len(),

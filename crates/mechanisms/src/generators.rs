@@ -7,81 +7,15 @@
 //! loop-closure velocity equations). Random generators are deterministic in their seed
 //! ([`SplitMix64`]).
 
-use mbs_kinematics::EulerParams;
 use mbs_kinematics::euler_params::rotation;
 use mbs_model::{BodyId, BodyRef, JointKind, Model, ModelBuilder, ModelError};
-use nalgebra::{DMatrix, DVector, Matrix3, Vector3, Vector4};
+use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
 
 use crate::util::{add_link, add_planar_path, body, numbered, revolute_z, rod_inertia, spherical};
 
-/// SplitMix64 (Steele, Lea & Flood 2014): a tiny, fast, deterministic generator, good
-/// enough for test mechanisms.
-#[derive(Clone, Debug)]
-pub struct SplitMix64 {
-    state: u64,
-}
-
-impl SplitMix64 {
-    /// A generator seeded with `seed`.
-    pub fn new(seed: u64) -> Self {
-        Self { state: seed }
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    pub fn next_f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-    }
-
-    /// Uniform in [lo, hi).
-    pub fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.next_f64()
-    }
-
-    /// Uniform integer in 0..n (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-
-    /// A uniformly distributed unit vector.
-    pub fn unit_vector(&mut self) -> Vector3<f64> {
-        loop {
-            let v = Vector3::new(
-                self.uniform(-1.0, 1.0),
-                self.uniform(-1.0, 1.0),
-                self.uniform(-1.0, 1.0),
-            );
-            let n = v.norm();
-            if n > 0.1 && n <= 1.0 {
-                return v / n;
-            }
-        }
-    }
-
-    /// A uniformly distributed rotation (unit quaternion, scalar first).
-    pub fn rotation(&mut self) -> EulerParams {
-        loop {
-            let v = Vector4::new(
-                self.uniform(-1.0, 1.0),
-                self.uniform(-1.0, 1.0),
-                self.uniform(-1.0, 1.0),
-                self.uniform(-1.0, 1.0),
-            );
-            let n = v.norm();
-            if n > 0.1 && n <= 1.0 {
-                return v / n;
-            }
-        }
-    }
-}
+/// The deterministic generator of the random mechanisms (one implementation, in
+/// `mbs-linalg`, shared with its synthetic systems).
+pub use mbs_linalg::SplitMix64;
 
 /// Joint kind of the links of [`open_chain`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -561,18 +495,6 @@ mod tests {
         assert!(loop_ladder(0).is_err());
         assert!(random_tree(1, 0).is_err());
         assert!(random_loop_mechanism(1, 1).is_err());
-    }
-
-    #[test]
-    fn splitmix_is_deterministic_and_uniform_enough() {
-        let mut a = SplitMix64::new(42);
-        let mut b = SplitMix64::new(42);
-        let xs: Vec<f64> = (0..1000).map(|_| a.next_f64()).collect();
-        let ys: Vec<f64> = (0..1000).map(|_| b.next_f64()).collect();
-        assert_eq!(xs, ys);
-        let mean = xs.iter().sum::<f64>() / 1000.0;
-        assert!((mean - 0.5).abs() < 0.05);
-        assert!(xs.iter().all(|x| (0.0..1.0).contains(x)));
     }
 
     #[test]

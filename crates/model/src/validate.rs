@@ -137,6 +137,7 @@ fn parameter(
 
 fn validate_body(b: &crate::body::Body) -> Result<(), ModelError> {
     let element = format!("body `{}`", b.name);
+    crate::validate_shapes::validate_shapes(b)?;
     if !(b.mass.is_finite() && b.mass > 0.0) {
         return Err(ModelError::NonPositiveMass {
             body: b.name.clone(),
@@ -183,12 +184,20 @@ fn validate_body(b: &crate::body::Body) -> Result<(), ModelError> {
     check_finite(&element, "initial position", init.position.as_slice())?;
     check_finite(&element, "initial velocity", init.velocity.as_slice())?;
     check_finite(&element, "initial omega", init.omega.as_slice())?;
-    let n = init.orientation.norm();
+    check_unit_euler_params(&format!("{element} initial orientation"), &init.orientation)
+}
+
+/// Euler parameters of unit norm (within 1e-6).
+pub(crate) fn check_unit_euler_params(
+    element: &str,
+    p: &mbs_kinematics::EulerParams,
+) -> Result<(), ModelError> {
+    let n = p.norm();
     if !(n.is_finite() && (n - 1.0).abs() < 1e-6) {
         return Err(ModelError::InvalidAxis {
-            element: format!("{element} initial orientation"),
+            element: element.to_string(),
             reason: format!("Euler parameters must have unit norm, ‖p‖ = {n}"),
-            value: init.orientation.as_slice().to_vec(),
+            value: p.as_slice().to_vec(),
         });
     }
     Ok(())

@@ -6,6 +6,7 @@ use proptest::prelude::*;
 
 const DOUBLE_PENDULUM: &str = include_str!("../../../examples/models/double_pendulum.toml");
 const FOUR_BAR: &str = include_str!("../../../examples/models/four_bar.json");
+const SHAPES: &str = include_str!("../../../examples/models/pendulum_with_shapes.toml");
 
 fn load_both(text: &str) {
     // The result does not matter, only that there is one.
@@ -77,6 +78,9 @@ fn interesting_bytes() -> impl Strategy<Value = Vec<u8>> {
             b"{\"type\": \"sum\", \"terms\": [".to_vec(),
             b"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[".to_vec(),
             b"99999999999999999999999".to_vec(),
+            b"density = 1e-300\n".to_vec(),
+            b"origin = \"reference\"\n".to_vec(),
+            b"[[bodies.shapes]]\ntype = \"capsule\"\n".to_vec(),
             "é√∞".as_bytes().to_vec(),
         ]),
     ]
@@ -96,8 +100,8 @@ fn mutation() -> impl Strategy<Value = Mutation> {
     ]
 }
 
-// 4 properties × 3000 cases = 12 000 loader runs per CI run (robustness issue:
-// ≥ 10 000 without a panic); ≈ 0.6 s in the test profile.
+// 5 properties × 3000 cases = 15 000 loader runs per CI run (robustness issue:
+// ≥ 10 000 without a panic); ≈ 0.8 s in the test profile.
 proptest! {
     #![proptest_config(ProptestConfig { cases: 3000, failure_persistence: None, ..ProptestConfig::default() })]
 
@@ -121,6 +125,15 @@ proptest! {
     }
 
     #[test]
+    fn mutated_shapes_example_never_panics(ms in prop::collection::vec(mutation(), 1..5)) {
+        let mut text = SHAPES.as_bytes().to_vec();
+        for m in &ms {
+            apply(&mut text, m);
+        }
+        load_both(&String::from_utf8_lossy(&text));
+    }
+
+    #[test]
     fn mutated_json_example_never_panics(ms in prop::collection::vec(mutation(), 1..5)) {
         let mut text = FOUR_BAR.as_bytes().to_vec();
         for m in &ms {
@@ -134,6 +147,7 @@ proptest! {
 fn the_unmutated_examples_load() {
     Model::from_toml_str(DOUBLE_PENDULUM).unwrap();
     Model::from_json_str(FOUR_BAR).unwrap();
+    Model::from_toml_str(SHAPES).unwrap();
 }
 
 #[test]

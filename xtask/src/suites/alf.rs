@@ -1,4 +1,4 @@
-//! Suite `alf`: Bayo & Ledesma (1996), seeds/002 — Tables 1 and 2, the two four-bar
+//! Suite `alf`: Bayo & Ledesma (1996) — Tables 1 and 2, the two four-bar
 //! linkages, the five-link chain and Andrew's squeezing mechanism.
 
 use mbs::IntegratorChoice::{Midpoint, Trapezoidal};

@@ -55,7 +55,7 @@ pub(super) fn staggered_vs_central_difference(
     for (mech, t_end, every, steps) in cases {
         let reference = ctx.run(
             mech,
-            "penalty",
+            super::chiou::THESIS_PENALTY,
             Staggered { h: 1e-3 },
             t_end,
             Sampling::Every(every),
@@ -66,7 +66,13 @@ pub(super) fn staggered_vs_central_difference(
                 ("staggered", Staggered { h }),
                 ("central difference (ωⁿ ≈ ω^(n−½))", CentralDifference { h }),
             ] {
-                let r = ctx.run(mech, "penalty", integ, t_end, Sampling::Every(every));
+                let r = ctx.run(
+                    mech,
+                    super::chiou::THESIS_PENALTY,
+                    integ,
+                    t_end,
+                    Sampling::Every(every),
+                );
                 let outcome = match &r {
                     Run::Failed(m, p) => format!(
                         "failed at t = {}: {m}",

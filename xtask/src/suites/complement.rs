@@ -1,4 +1,4 @@
-//! Suite `complement`: Pękal & Frączek, seeds/004 — natural complement formulations on
+//! Suite `complement`: Pękal & Frączek — natural complement formulations on
 //! the McPherson struts: wall time vs tolerance (Figs 2–5) and constraint errors.
 
 use mbs::IntegratorChoice::Rk45;

@@ -8,7 +8,7 @@ use mbs::conformance::{Case, Cell, Integration, Outcome, all_methods, run_matrix
 use mbs::mechanisms::iftomm::NFourBar;
 
 use crate::report::{Suite, Table};
-use crate::runner::Ctx;
+use crate::runner::{Ctx, fixed, sci};
 
 fn model_file(name: &str) -> Result<mbs::Model, String> {
     let path = format!("{}/../examples/models/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -96,11 +96,95 @@ fn describe(c: &Cell) -> String {
     }
 }
 
+/// Runs of the default-method benchmark (the median is reported).
+const DEFAULT_METHOD_REPEATS: usize = 5;
+
+/// The default method of `Simulation::new` on Andrew's squeezer at RK45
+/// rtol = atol = 1e-10 to t = 0.03 (the IVP test set's end time): solver time over
+/// [`DEFAULT_METHOD_REPEATS`] runs and the crank angle β against the test set's
+/// reference solution, β(0.03) = 15.81077119629904 rad.
+fn default_method_on_the_squeezer(s: &mut Suite) {
+    const BETA: f64 = 15.81077119629904;
+    let model = match model_file("andrews_squeezer.toml") {
+        Ok(m) => m,
+        Err(e) => {
+            s.notes.push(format!("default-method benchmark: {e}"));
+            return;
+        }
+    };
+    let sim = mbs::Simulation::new(model)
+        .integrator(mbs::IntegratorChoice::Rk45 {
+            rtol: 1e-10,
+            atol: 1e-10,
+        })
+        .t_end(0.03)
+        .samples(3);
+    let method = sim.get_method().to_string();
+    let mut t = Table::new(
+        "conformance_default_method_squeezer",
+        &format!(
+            "Default method ({method}) on Andrew's squeezer, RK45 rtol = atol = 1e-10, t = 0 … 0.03 s ({DEFAULT_METHOD_REPEATS} runs)"
+        ),
+        &[
+            "solver time, median [s]",
+            "min … max [s]",
+            "steps",
+            "RHS evaluations",
+            "|β − β_ref| [rad]",
+        ],
+    );
+    let mut times = Vec::new();
+    let mut last = None;
+    for _ in 0..DEFAULT_METHOD_REPEATS {
+        match sim.run() {
+            Ok(traj) => {
+                times.push(traj.wall_time);
+                last = Some(traj);
+            }
+            Err(e) => {
+                t.note(format!("failed: {e}"));
+                break;
+            }
+        }
+    }
+    if let Some(traj) = last {
+        times.sort_by(f64::total_cmp);
+        let p = traj.euler_params(traj.len() - 1, 0);
+        let beta = 2.0 * p[3].atan2(p[0]);
+        let d = (beta - BETA).sin().atan2((beta - BETA).cos()).abs();
+        t.row(vec![
+            fixed(times[times.len() / 2], 3),
+            format!(
+                "{} … {}",
+                fixed(times[0], 3),
+                fixed(times[times.len() - 1], 3)
+            ),
+            traj.stats.accepted_steps.to_string(),
+            traj.stats.rhs_evals.to_string(),
+            sci(d),
+        ]);
+        s.set(
+            "default_method_squeezer",
+            serde_json::json!({
+                "method": method,
+                "solver_time_median_s": times[times.len() / 2],
+                "solver_times_s": times,
+                "steps": traj.stats.accepted_steps,
+                "rhs_evals": traj.stats.rhs_evals,
+                "beta_error_rad": d,
+            }),
+        );
+    }
+    t.note("Solver time: the integration's wall time (Trajectory::wall_time), without model set-up and output. Issue 14 asks for under 1 s on the project's 2-core machine.");
+    s.tables.push(t);
+}
+
 pub fn run(ctx: &mut Ctx) -> Suite {
     let mut s = Suite::new(
         "conformance",
         "Conformance — every method right on every mechanism it accepts, or a named error",
     );
+    default_method_on_the_squeezer(&mut s);
     let cases = match cases(ctx.quick) {
         Ok(c) => c,
         Err(e) => {

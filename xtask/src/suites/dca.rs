@@ -1,4 +1,4 @@
-//! Suite `dca`: Malczyk & Frączek (2012), seeds/000 — five-bar and double loop with
+//! Suite `dca`: Malczyk & Frączek (2012) — five-bar and double loop with
 //! ALF-DCA without and with projections (Figs 5–7 and 9–11), and the variants that
 //! pass singular configurations (`five-bar-singular`, `double-loop-singular`,
 //! acceptance 3): passes, smallest singular value, constraint errors and energy drift.

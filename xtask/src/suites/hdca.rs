@@ -1,4 +1,4 @@
-//! Suite `hdca`: Chadaj, Malczyk & Frączek (2017), seeds/001 — accuracy (Figs 5–9) and
+//! Suite `hdca`: Chadaj, Malczyk & Frączek (2017) — accuracy (Figs 5–9) and
 //! efficiency (Figs 10–11, Tables 1–2) of HDCA against the acceleration-based DCA.
 
 use mbs::IntegratorChoice;

@@ -2,7 +2,7 @@
 //! `key=value` parameters and the method names that preset it, and builds its
 //! formulation from an `Arc<Model>` ([`mbs_formulation::Params`]), with the numerical
 //! policy of each method (the relative penalty, the Newton tolerance of the implicit
-//! rules tied to α, λ⁰ = 0 for redundant constraints, the branch guard without
+//! rules tied to α, the penalty ε resolved for the run's step, the branch guard without
 //! projections, the samples projected and enriched with q̈ and λ).
 //!
 //! | method names | params type |
@@ -10,7 +10,7 @@
 //! | `lagrange`, `lagrange-baumgarte`, `lagrange-projection` | [`LagrangeParams`] |
 //! | `alf`, `alf-index1` | [`AlfIndex1Params`] |
 //! | `alf-index3` | [`Index3Params`] |
-//! | `penalty`, `penalty-pcg` | [`PenaltyParams`] |
+//! | `penalty`, `penalty-pcg` | [`PenaltyMethodParams`] |
 
 mod alf_index1;
 mod index1;
@@ -20,9 +20,10 @@ mod penalty;
 
 pub use alf_index1::AlfIndex1Params;
 pub use lagrange::LagrangeParams;
+pub use penalty::PenaltyMethodParams;
 
 #[cfg(test)]
-use crate::{Index3Params, PenaltyParams};
+use crate::Index3Params;
 
 #[cfg(test)]
 mod tests {
@@ -56,15 +57,21 @@ mod tests {
 
     #[test]
     fn penalty_names_follow_the_backend() {
-        let names: Vec<_> = PenaltyParams::presets()
+        let names: Vec<_> = PenaltyMethodParams::presets()
             .iter()
             .map(|p| (p.make)().name())
             .collect();
         assert_eq!(names, ["penalty", "penalty-pcg"]);
-        let mut p = PenaltyParams::default();
+        let mut p = PenaltyMethodParams::default();
+        assert_eq!(params::display(&p), "penalty");
         params::set(&mut p, "epsilon", "1e-5").unwrap();
         assert_eq!(params::display(&p), "penalty:epsilon=1e-5");
+        params::set(&mut p, "kappa", "3e-3").unwrap();
+        assert_eq!(params::display(&p), "penalty:kappa=3e-3");
         let e = params::set(&mut p, "mu", "1").unwrap_err().to_string();
-        assert!(e.contains("mu") && e.contains("epsilon"), "{e}");
+        assert!(
+            e.contains("mu") && e.contains("epsilon") && e.contains("kappa"),
+            "{e}"
+        );
     }
 }

@@ -19,31 +19,85 @@ use nalgebra::DVector;
 use super::index1::{body_names, descriptor_check};
 use crate::branch::BranchGuard;
 use crate::error::AlfError;
-use crate::penalty::{
-    InitialMultipliers, LambdaBackend, OneStagePenalty, PenaltyOde, PenaltyParams, PenaltySystem,
-};
+use crate::penalty::{LambdaBackend, OneStagePenalty, PenaltyOde, PenaltyParams, PenaltySystem};
+use crate::penalty_scale::{DEFAULT_EPSILON_KAPPA, EpsilonScale};
 
-impl Params for PenaltyParams {
+/// Chiou's penalty stabilization λ = Φ/ε (sec 5.3) as a method: the penalty
+/// coefficient and the backend of eq 5.5.5.2; the other [`PenaltyParams`] keep
+/// their defaults (λ⁰ = the Lagrange multipliers of the initial state, minimum-norm
+/// ones for redundant constraints; λ solved at every station).
+///
+/// ε is relative by default, `kappa=κ`: ε = κ ϱ² d̃ with ϱ = h/2 of the fixed-step
+/// rule ([`crate::penalty_scale::ADAPTIVE_HALF_STEP`] under adaptive integrators)
+/// and d̃ the median of diag(B M⁻¹ Bᵀ) at the initial state (κ =
+/// [`DEFAULT_EPSILON_KAPPA`], see [`EpsilonScale`]); `epsilon=ε` gives the absolute ε
+/// of the thesis (1e-6 for its unit masses). Under adaptive integrators, with the
+/// run's guard on ([`RunSpec::guard`]), a run stops with a named error when the
+/// constraints deflect by more than the tolerance allows (the penalty motion is only
+/// O(ε) accurate, [`PenaltyOde::with_tolerance`]).
+#[derive(Clone, Copy, Debug)]
+pub struct PenaltyMethodParams {
+    /// Penalty coefficient: absolute ε (`epsilon=`) or relative κ (`kappa=`).
+    pub epsilon: EpsilonScale,
+    /// Dense or PCG solve of eq 5.5.5.2.
+    pub backend: LambdaBackend,
+}
+
+impl Default for PenaltyMethodParams {
+    /// Relative ε (κ = [`DEFAULT_EPSILON_KAPPA`]), dense backend.
+    fn default() -> Self {
+        Self {
+            epsilon: EpsilonScale::Relative(DEFAULT_EPSILON_KAPPA),
+            backend: LambdaBackend::Dense,
+        }
+    }
+}
+
+impl Params for PenaltyMethodParams {
     fn keys() -> &'static [Key<Self>] {
-        &[Key {
-            key: "epsilon",
-            meaning: "penalty coefficient ε of λ = Φ/ε (eq 5.3.1)",
-            get: |p| Some(params::number_text(p.epsilon)),
-            set: |p, v| params::assign(&mut p.epsilon, params::positive(v)),
-        }]
+        &[
+            Key {
+                key: "epsilon",
+                meaning: "absolute penalty coefficient ε of λ = Φ/ε (eq 5.3.1; instead of kappa)",
+                get: |p| match p.epsilon {
+                    EpsilonScale::Absolute(e) => Some(params::number_text(e)),
+                    EpsilonScale::Relative(_) => None,
+                },
+                set: |p, v| {
+                    params::assign(
+                        &mut p.epsilon,
+                        params::positive(v).map(EpsilonScale::Absolute),
+                    )
+                },
+            },
+            Key {
+                key: "kappa",
+                meaning: "relative penalty κ: ε = κ·ϱ²·median diag(B M⁻¹ Bᵀ), ϱ = h/2 (5 ms under adaptive integrators)",
+                get: |p| match p.epsilon {
+                    EpsilonScale::Relative(k) => Some(params::number_text(k)),
+                    EpsilonScale::Absolute(_) => None,
+                },
+                set: |p, v| {
+                    params::assign(
+                        &mut p.epsilon,
+                        params::positive(v).map(EpsilonScale::Relative),
+                    )
+                },
+            },
+        ]
     }
 
     fn presets() -> &'static [Preset<Self>] {
         &[
             Preset {
-                make: PenaltyParams::default,
+                make: PenaltyMethodParams::default,
                 aliases: &[],
-                summary: "Chiou's penalty stabilization, dense solve",
+                summary: "Chiou's penalty stabilization (ε = κ·ϱ²·median diag(B M⁻¹ Bᵀ), κ = 1e-2; `epsilon=` for an absolute ε), dense solve",
             },
             Preset {
-                make: || PenaltyParams {
+                make: || PenaltyMethodParams {
                     backend: LambdaBackend::pcg(),
-                    ..PenaltyParams::default()
+                    ..PenaltyMethodParams::default()
                 },
                 aliases: &[],
                 summary: "Chiou's penalty stabilization, Schur-complement PCG",
@@ -59,21 +113,13 @@ impl Params for PenaltyParams {
     }
 
     fn build(&self, model: Arc<Model>) -> Result<Box<dyn Formulation>, FormulationError> {
-        // The initial Lagrange multipliers need B M⁻¹ Bᵀ regular; with redundant
-        // constraints (every planar loop in 3-D) start from λ⁰ = 0 instead.
-        let s0 = State::initial(&model, Layout::EulerParamsOmega);
-        let redundant = mbs_constraints::mobility(&model, &s0, 1e-9).map_or(0, |m| m.redundant);
-        let params = if redundant > 0 {
-            PenaltyParams {
-                initial: InitialMultipliers::Zero,
-                ..*self
-            }
-        } else {
-            *self
-        };
         let run = PenaltyRun {
             model: model.clone(),
-            params,
+            epsilon: self.epsilon,
+            params: PenaltyParams {
+                backend: self.backend,
+                ..PenaltyParams::default()
+            },
             system: None,
             ode: None,
             rhs: None,
@@ -93,6 +139,8 @@ impl Params for PenaltyParams {
 #[derive(Debug)]
 struct PenaltyRun {
     model: Arc<Model>,
+    /// ε as given, resolved for each run's integrator step into `params.epsilon`.
+    epsilon: EpsilonScale,
     params: PenaltyParams,
     /// The staggered system of a run with a partitioned integrator.
     system: Option<PenaltySystem>,
@@ -141,6 +189,18 @@ impl OdeFormulation for PenaltyRun {
         let mut y0 = s0.q.as_slice().to_vec();
         y0.extend_from_slice(s0.v.as_slice());
         (self.system, self.ode) = (None, None);
+        // ε for the run's step; adaptive integrators: ϱ of the thesis and, with the
+        // guard, the constraint deflection bounded by the tolerance
+        let (h, rtol) = match spec.integrator {
+            IntegratorChoice::Rk45 { rtol, .. }
+            | IntegratorChoice::Rk23 { rtol, .. }
+            | IntegratorChoice::Adams { rtol, .. } => (None, Some(rtol)),
+            other => (other.step(), None),
+        };
+        self.params.epsilon = self
+            .epsilon
+            .resolve(self.model.clone(), h)
+            .map_err(|e| failed(s0.t, e))?;
         if partitioned(spec.integrator) {
             let sys =
                 PenaltySystem::new(self.model.clone(), self.params).map_err(|e| failed(s0.t, e))?;
@@ -148,16 +208,13 @@ impl OdeFormulation for PenaltyRun {
         } else {
             let mut ode = PenaltyOde::new(self.model.clone(), self.params.epsilon)
                 .map_err(|e| failed(s0.t, e))?;
-            let (_, _, m) = ode.dims();
-            // λ⁰: the initial Lagrange multipliers of the model's initial state, or 0
-            // where they do not exist (redundant constraints)
-            match ode.initial_state(s0.t) {
-                Ok(y) => y0.extend_from_slice(&y[nx + nv..]),
-                Err(_) if self.params.initial == InitialMultipliers::Zero => {
-                    y0.extend(std::iter::repeat_n(0.0, m))
-                }
-                Err(e) => return Err(failed(s0.t, e)),
+            if let Some(rtol) = rtol.filter(|_| spec.guard) {
+                ode = ode.with_tolerance(rtol);
             }
+            // λ⁰: the initial Lagrange multipliers of the model's initial state
+            // (minimum-norm when the constraints are redundant)
+            let y = ode.initial_state(s0.t).map_err(|e| failed(s0.t, e))?;
+            y0.extend_from_slice(&y[nx + nv..]);
             self.ode = Some(ode);
         }
         let guard = BranchGuard::new(self.model.clone(), "penalty").ok();
@@ -230,8 +287,12 @@ impl OdeFormulation for PenaltyRun {
         let s = s.to_layout(Layout::EulerParamsOmega);
         let (nx, nv) = (s.q.len(), s.v.len());
         if self.rhs.is_none() {
-            let mut ode = PenaltyOde::new(self.model.clone(), self.params.epsilon)
+            let epsilon = self
+                .epsilon
+                .resolve(self.model.clone(), None)
                 .map_err(|e| failed(s.t, e))?;
+            let mut ode =
+                PenaltyOde::new(self.model.clone(), epsilon).map_err(|e| failed(s.t, e))?;
             let (_, _, m) = ode.dims();
             let y = ode
                 .initial_state(s.t)

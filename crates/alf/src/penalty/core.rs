@@ -166,6 +166,25 @@ impl Core {
         }
     }
 
+    /// The diagonal of B M⁻¹ Bᵀ at the last evaluation (`out` of length m): the
+    /// inverse effective mass each constraint row sees. Allocates (set-up only).
+    pub fn constraint_inverse_masses(&self, out: &mut [f64]) -> Result<(), AlfError> {
+        let (m, n) = (self.m(), self.n_v());
+        let mut b = nalgebra::DMatrix::zeros(m, n);
+        self.ws
+            .phi_q_dense(&self.sys, &mut b)
+            .map_err(|e| self.constraint_error(self.ws.time(), e))?;
+        let mut row = vec![0.0; n];
+        for (i, o) in out.iter_mut().enumerate().take(m) {
+            for (k, r) in row.iter_mut().enumerate() {
+                *r = b[(i, k)];
+            }
+            self.minv_in_place(&mut row);
+            *o = (0..n).map(|k| b[(i, k)] * row[k]).sum();
+        }
+        Ok(())
+    }
+
     /// out = B y (y of length n_v).
     pub fn b_mul(&self, y: &[f64], out: &mut [f64]) -> Result<(), AlfError> {
         self.ws

@@ -26,6 +26,7 @@ use mbs_model::BodyRef;
 use nalgebra::DMatrix;
 
 use super::core::Core;
+use crate::error::AlfError;
 
 /// Which linear solver computes λ from eq 5.5.5.2.
 #[derive(Clone, Copy, Debug)]
@@ -90,6 +91,8 @@ enum Backend {
 #[derive(Debug)]
 pub(crate) struct LambdaSolver {
     backend: Backend,
+    /// D = 0 of the Lagrange multipliers (length m).
+    zeros: Vec<f64>,
 }
 
 impl LambdaSolver {
@@ -171,7 +174,74 @@ impl LambdaSolver {
                 }
             }
         };
-        Ok(Self { backend })
+        Ok(Self {
+            backend,
+            zeros: vec![0.0; m],
+        })
+    }
+
+    /// The Lagrange multipliers `B M⁻¹ Bᵀ λ = rhs` at the state last evaluated in
+    /// `core`, the minimum-norm ones when the constraints are redundant (a planar
+    /// loop modelled in 3-D: B M⁻¹ Bᵀ is singular and its Cholesky factorization
+    /// fails). Those come from iterated Tikhonov regularization,
+    ///
+    /// ```text
+    ///   (δ I + B M⁻¹ Bᵀ) Δλ = rhs − B M⁻¹ Bᵀ λ,   λ ← λ + Δλ,   λ⁰ = 0,
+    /// ```
+    ///
+    /// with δ = 1e-8 × the median of diag(B M⁻¹ Bᵀ), which converges to the
+    /// minimum-norm solution (the part of rhs in the range of B M⁻¹ Bᵀ; the
+    /// null-space part, round-off for consistent data, is divided by δ and never
+    /// enters Bᵀλ). Only Bᵀλ enters the equations of motion, and it is the
+    /// mechanism's constraint force for any solution. Allocates only in that
+    /// redundant case (initial state only).
+    pub fn lagrange(
+        &mut self,
+        core: &Core,
+        t: f64,
+        rhs: &[f64],
+        lambda: &mut [f64],
+    ) -> Result<(), AlfError> {
+        let (m, n) = (core.m(), core.n_v());
+        let linalg = |source| AlfError::Linalg {
+            t,
+            context: "Lagrange multipliers B M⁻¹ Bᵀ λ = B M⁻¹ F − γ",
+            source,
+        };
+        let zeros = std::mem::take(&mut self.zeros);
+        let first = self.solve(core, &zeros, 1.0, rhs, lambda);
+        self.zeros = zeros;
+        match first {
+            Err(LinalgError::NotPositiveDefinite { .. }) => {}
+            other => return other.map(|_| ()).map_err(linalg),
+        }
+        let mut d = vec![0.0; m];
+        core.constraint_inverse_masses(&mut d)?;
+        let reg = vec![1e-8 * median(&d).max(f64::MIN_POSITIVE); m];
+        let (mut residual, mut delta_lambda) = (rhs.to_vec(), vec![0.0; m]);
+        let (mut tmp_n, mut tmp_m) = (vec![0.0; n], vec![0.0; m]);
+        lambda.iter_mut().for_each(|l| *l = 0.0);
+        let norm = |v: &[f64]| v.iter().fold(0.0f64, |a, b| a.max(b.abs()));
+        let rhs_norm = norm(rhs);
+        for _ in 0..MIN_NORM_ITERATIONS {
+            delta_lambda.iter_mut().for_each(|l| *l = 0.0);
+            self.solve(core, &reg, 1.0, &residual, &mut delta_lambda)
+                .map_err(linalg)?;
+            for (l, dl) in lambda.iter_mut().zip(&delta_lambda) {
+                *l += dl;
+            }
+            // residual = rhs − B M⁻¹ Bᵀ λ
+            core.bt_mul(lambda, &mut tmp_n)?;
+            core.minv_in_place(&mut tmp_n);
+            core.b_mul(&tmp_n, &mut tmp_m)?;
+            for i in 0..m {
+                residual[i] = rhs[i] - tmp_m[i];
+            }
+            if norm(&residual) <= 1e-13 * rhs_norm {
+                break;
+            }
+        }
+        Ok(())
     }
 
     /// Solves `(D + ϱ² B M⁻¹ Bᵀ) λ = rhs` with B of the state last evaluated in
@@ -268,7 +338,22 @@ impl LambdaSolver {
                 if solver.params().preconditioner != mbs_linalg::pcg::Preconditioner::None {
                     solver.refresh_preconditioner();
                 }
-                let info = solver.solve(rhs_op, x_op)?;
+                let max_iter = solver.params().max_iter;
+                let info = match solver.solve(rhs_op, x_op) {
+                    Ok(info) => info,
+                    // stopped before the iteration limit: restarts no longer reduce
+                    // the true residual, the attainable accuracy ≈ ε_mach κ of the
+                    // stage matrix (κ ≈ 1 + ϱ² max d / ε) is reached
+                    Err(LinalgError::NotConverged {
+                        iterations,
+                        residual,
+                        ..
+                    }) if iterations < max_iter && residual <= PCG_ATTAINABLE => PcgInfo {
+                        iterations,
+                        relative_residual: residual,
+                    },
+                    Err(e) => return Err(e),
+                };
                 let mut pos = 0;
                 for rb in blocks.iter() {
                     for r in 0..rb.len {
@@ -281,4 +366,26 @@ impl LambdaSolver {
             }
         }
     }
+}
+
+/// Largest relative residual of a PCG solve of eq 5.5.5.2 that stalled at its
+/// attainable accuracy and is accepted: a relative ε = κ ϱ² d̃ (see
+/// [`crate::penalty_scale::EpsilonScale`]) on a mechanism with stiff rows (the
+/// spatial slider-crank's crank, 1e-6 kg m² about its axis, max d / d̃ = 3e4) makes
+/// the stage matrix's condition number ≈ 1e6, and PCG stalls at ≈ 2e-12 on it.
+const PCG_ATTAINABLE: f64 = 1e-9;
+
+/// Refinements of the minimum-norm multipliers of [`LambdaSolver::lagrange`]: each
+/// gains ≈ log₁₀(σ/δ) digits on the range of B M⁻¹ Bᵀ (σ its smallest nonzero
+/// eigenvalue).
+const MIN_NORM_ITERATIONS: usize = 8;
+
+/// The median of `v` (0 for an empty slice).
+pub(crate) fn median(v: &[f64]) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    s[s.len() / 2]
 }

@@ -9,7 +9,16 @@
 //!   constraint forces by the implicit stage of eq 5.5.5.2, solved densely or by the
 //!   Schur-complement PCG ([`LambdaBackend`]).
 //! - [`PenaltyOde`] and [`BaumgarteOde`]: the two techniques as ODEs for an implicit
-//!   rule with Newton iterations (the sec 7.3 comparison).
+//!   rule with Newton iterations (the sec 7.3 comparison), or any integrator;
+//!   [`PenaltyOde::with_tolerance`] stops a run whose O(ε) constraint deflection
+//!   exceeds an adaptive integrator's tolerance.
+//! - [`crate::penalty_scale::EpsilonScale`]: ε absolute (the thesis' 1e-6) or
+//!   relative to the step and the constraints' inverse masses, ε = κ ϱ² d̃ (how ε
+//!   enters eq 5.5.5.2).
+//!
+//! Both start from the Lagrange multipliers of the initial state, the minimum-norm
+//! ones for redundant constraints (every planar loop modelled in 3-D), so that the
+//! penalty force starts equal to the constraint force.
 //!
 //! # Procedure 5.5.6 and the integrator
 //!
@@ -86,8 +95,8 @@
 //! or scaled preconditioner `mbs_linalg::pcg::PcgSolver::refresh_preconditioner`
 //! (called once per solve, since B changes) allocates its scratch.
 pub mod bowling_ball;
-mod core;
-mod lambda;
+pub(crate) mod core;
+pub(crate) mod lambda;
 mod ode;
 mod one_stage;
 mod system;

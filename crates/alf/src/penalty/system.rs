@@ -49,8 +49,9 @@ pub enum InitialMultipliers {
     /// λ⁰ = 0 (λ = Φ/ε with consistent initial positions).
     Zero,
     /// The Lagrange multipliers of the initial state:
-    /// `B M⁻¹ Bᵀ λ⁰ = B M⁻¹ F − γ` (from M ü + Bᵀλ = F, B ü = γ). Needs
-    /// non-redundant constraints.
+    /// `B M⁻¹ Bᵀ λ⁰ = B M⁻¹ F − γ` (from M ü + Bᵀλ = F, B ü = γ); the
+    /// minimum-norm ones with redundant constraints. The penalty force then starts
+    /// equal to the constraint force (no penalty transient, see the module docs).
     Lagrange,
     /// Keep the λ set with [`PenaltySystem::set_lambda`].
     Keep,
@@ -259,7 +260,9 @@ impl PenaltySystem {
         self.core.violation(&mut self.tmp_m)
     }
 
-    /// The Lagrange multipliers at the evaluated state: B M⁻¹ Bᵀ λ = B M⁻¹ F − γ.
+    /// The Lagrange multipliers at the evaluated state: B M⁻¹ Bᵀ λ = B M⁻¹ F − γ
+    /// (the minimum-norm ones with redundant constraints, see
+    /// [`LambdaSolver::lagrange`]).
     fn lagrange_multipliers(&mut self, t: f64) -> Result<(), AlfError> {
         let c = &self.core;
         self.tmp_n.copy_from_slice(&c.forces);
@@ -268,15 +271,7 @@ impl PenaltySystem {
         for i in 0..self.rhs.len() {
             self.rhs[i] -= c.gamma[i];
         }
-        self.d.iter_mut().for_each(|v| *v = 0.0);
-        self.solver
-            .solve(c, &self.d, 1.0, &self.rhs, &mut self.lambda)
-            .map_err(|source| AlfError::Linalg {
-                t,
-                context: "initial Lagrange multipliers B M⁻¹ Bᵀ λ = B M⁻¹ F − γ (redundant constraints? use InitialMultipliers::Zero)",
-                source,
-            })?;
-        Ok(())
+        self.solver.lagrange(c, t, &self.rhs, &mut self.lambda)
     }
 
     /// Eq 5.5.5.2 at the evaluated station (see the module docs).

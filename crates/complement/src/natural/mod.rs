@@ -35,24 +35,24 @@
 //!
 //! Every buffer of an evaluation (one [`BranchSystem`] per branch, the global
 //! cut-joint system, the second null space, the Newton–Raphson buffers) is
-//! allocated at construction: with `parallel: false` an evaluation and the
-//! projection allocate nothing; with `parallel: true` only rayon's task
+//! allocated at construction: with `par: Par::Seq` an evaluation and the
+//! projection allocate nothing; with `par: Par::Rayon` only rayon's task
 //! scheduling may (`tests/no_alloc.rs`).
 
 pub mod tree;
 
 use std::sync::Arc;
 
-use mbs_constraints::{SystemLayout, Workspace};
+use mbs_constraints::{Baumgarte, SystemLayout, Workspace};
 use mbs_integrators::{OdeSystem, PartitionedSystem, SystemError};
 use mbs_kinematics::euler_params::{from_rotation_vector, g_matrix, normalize, product};
 use mbs_kinematics::implicit_update::midpoint_update_body;
+use mbs_linalg::Par;
 use mbs_linalg::nullspace::{
     NullSpaceMethod, NullSpaceParams, NullSpaceWorkspace, null_space_into,
 };
 use mbs_model::{Layout, Model, State};
 use nalgebra::{DMatrix, DVector, DVectorView, Vector3, Vector4};
-use rayon::prelude::*;
 
 use crate::basis::{min_norm_solve_into, particular_into};
 use crate::complement::system_error;
@@ -93,9 +93,9 @@ pub struct NaturalParams {
     /// Relative pivot tolerance of the per-body split and rank tolerance of the
     /// second null space (default 1e-10).
     pub rank_tol: f64,
-    /// Build and solve the branches in parallel (rayon). Default true; results
+    /// Where the branches are built and solved (default [`Par::Rayon`]); results
     /// do not depend on it.
-    pub parallel: bool,
+    pub par: Par,
     /// Newton–Raphson: maximum iterations per correction (default 20).
     pub newton_max_iter: usize,
 }
@@ -108,7 +108,7 @@ impl Default for NaturalParams {
             },
             stabilization: Stabilization::None,
             rank_tol: 1e-10,
-            parallel: true,
+            par: Par::Rayon,
             newton_max_iter: 20,
         }
     }
@@ -526,8 +526,8 @@ impl NaturalPartitioning {
     }
 
     /// ü = [r̈, ω̇'] per body at (t, q, u̇) into `udd` (length 6 n_b).
-    /// Allocation-free with `parallel: false` (every buffer is preallocated;
-    /// with `parallel: true` the branches run as rayon tasks, whose scheduling
+    /// Allocation-free with `par: Par::Seq` (every buffer is preallocated;
+    /// with `par: Par::Rayon` the branches run as rayon tasks, whose scheduling
     /// may allocate).
     pub fn accelerations(
         &mut self,
@@ -560,26 +560,21 @@ impl NaturalPartitioning {
         }
         w.gamma_bar.copy_from(&w.gamma);
         if let Stabilization::Baumgarte { alpha, beta } = self.params.stabilization {
-            w.gamma_bar.axpy(-2.0 * alpha, &w.phi_dot, 1.0);
-            w.gamma_bar.axpy(-beta * beta, &w.phi, 1.0);
+            Baumgarte { alpha, beta }.apply(
+                w.gamma_bar.as_mut_slice(),
+                &w.phi.as_slice()[..m_h],
+                w.phi_dot.as_slice(),
+            );
         }
         // 1. the branches (parallel)
         let (model, ws, sys, tol) = (&*self.model, &self.ws, &self.sys, self.params.rank_tol);
         let (gamma_bar, forces) = (&w.gamma_bar, &w.forces);
-        let build = |(p, br): (&mut BranchSystem, &tree::Branch)| {
+        let build = |p: &mut BranchSystem, br: &tree::Branch| {
             build_branch_into(t, model, ws, sys, br, gamma_bar, forces, tol, p)
         };
-        if self.params.parallel {
-            w.parts
-                .par_iter_mut()
-                .zip(self.tree.branches.par_iter())
-                .try_for_each(build)?;
-        } else {
-            w.parts
-                .iter_mut()
-                .zip(self.tree.branches.iter())
-                .try_for_each(build)?;
-        }
+        self.params
+            .par
+            .try_for_each_zip(&mut w.parts, &self.tree.branches, build)?;
         let s: usize = w.parts.iter().map(|p| p.mass.nrows()).sum();
         self.stats.n_independent = s;
         if self.tree.cut_entries.is_empty() {
@@ -602,10 +597,8 @@ impl NaturalPartitioning {
 
     /// Step 2: branch by branch, into `work.out`.
     fn solve_open(&mut self, t: f64) -> Result<(), ComplementError> {
-        let solve = |(p, (x, u, l, mem)): (
-            &BranchSystem,
-            &mut (DVector<f64>, DVector<f64>, Vec<f64>, Scratch),
-        )| {
+        let solve = |(x, u, l, mem): &mut (DVector<f64>, DVector<f64>, Vec<f64>, Scratch),
+                     p: &BranchSystem| {
             // AᵀMA üⁱ = Aᵀ(F − Mü_p),  ü = ü_p + A üⁱ
             let s = p.mass.nrows();
             l.copy_from_slice(p.mass.as_slice());
@@ -623,14 +616,9 @@ impl NaturalPartitioning {
             Ok(())
         };
         let w = &mut self.work;
-        if self.params.parallel {
-            w.parts
-                .par_iter()
-                .zip(w.local.par_iter_mut())
-                .try_for_each(solve)?;
-        } else {
-            w.parts.iter().zip(w.local.iter_mut()).try_for_each(solve)?;
-        }
+        self.params
+            .par
+            .try_for_each_zip(&mut w.local, &w.parts, solve)?;
         for (br, (_, u, _, _)) in self.tree.branches.iter().zip(&w.local) {
             for (l, link) in br.links.iter().enumerate() {
                 w.out
@@ -696,11 +684,12 @@ impl NaturalPartitioning {
         };
         match self.params.cut {
             CutTreatment::Penalty { alpha, xi, omega } => {
-                // (AᵀMA + α KᵀK) üⁱ = Aᵀ(F − Mü_p) − α Kᵀ (B_c ü_p − Γ_c + 2ξωΦ̇_c + ω²Φ_c)
+                // (AᵀMA + α KᵀK) üⁱ = Aᵀ(F − Mü_p) − α Kᵀ (B_c ü_p − Γ̄_c),
+                // −Γ̄_c = −Γ_c + 2ξωΦ̇_c + ω²Φ_c
+                let stab = Baumgarte::from_damping(xi, omega);
                 for i in 0..mc {
-                    c.r[i] = c.bu[i] - sel(&w.gamma, i)
-                        + sel(&w.phi_dot, i) * (2.0 * xi * omega)
-                        + sel(&w.phi, i) * (omega * omega);
+                    let phi = Some(sel(&w.phi, i));
+                    c.r[i] = c.bu[i] + stab.neg_row(sel(&w.gamma, i), phi, sel(&w.phi_dot, i));
                 }
                 c.mr.gemm_tr(alpha, &c.k_mat, &c.k_mat, 1.0);
                 c.rhs.gemv_tr(-alpha, &c.k_mat, &c.r, 1.0);

@@ -15,13 +15,19 @@
 //! | rolling disc | see [`rolling_disc`] | dot-2, chain rule on dot-1 + no-slip rows |
 //! | sine path (eq 7.4.9) | see [`sine_path`] | chain rule on two dot-2 |
 //!
+//! The relative motions each kind leaves free (the complement of its rows) are
+//! [`Freedoms`].
+//!
 //! The thesis writes the rigid joint's rotational part at velocity level
 //! (ωᵢ − ωⱼ = 0, eq 4.6.1); we use the three holonomic dot-1 rows so that Φ exists at
 //! position level and the row count (6) is the same.
 
+mod freedoms;
 pub mod rolling;
 pub mod rolling_disc;
 pub mod sine_path;
+
+pub use freedoms::{Freedoms, NoFreedoms, Rotation, Translation};
 
 use mbs_model::{BodyRef, Joint, JointKind, Marker, Model};
 

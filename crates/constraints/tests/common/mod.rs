@@ -3,8 +3,22 @@
 #![allow(dead_code)]
 
 use mbs_kinematics::euler_params::{from_rotation_vector, product, rotation};
-use mbs_model::{Layout, State};
+use mbs_model::{JointKind, Layout, State};
 use nalgebra::{Matrix3, Vector3, Vector4};
+
+/// The joint kinds whose free relative motions are about fixed axes (all but the
+/// rolling and curved-path joints), distance joints of length `length`.
+pub fn fixed_axis_kinds(length: f64) -> [JointKind; 7] {
+    [
+        JointKind::Spherical,
+        JointKind::Universal,
+        JointKind::Revolute,
+        JointKind::Cylindrical,
+        JointKind::Prismatic,
+        JointKind::Rigid,
+        JointKind::Distance { length },
+    ]
+}
 
 /// Sequential draws in [-1, 1] from a proptest vector (cycling when exhausted).
 pub struct Draw {

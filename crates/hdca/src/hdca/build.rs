@@ -1,9 +1,10 @@
 //! The assembly-tree nodes of a model with their handles and slot maps (built once).
 
+use mbs_constraints::joints::Freedoms;
 use mbs_model::Model;
 
 use crate::assembly::{Handle, Node, Slot};
-use crate::joint::{JointInfo, Kind};
+use crate::joint::JointInfo;
 
 /// The nodes of the model's assembly tree with their handles and slot maps.
 pub(super) fn build_nodes(model: &Model, joints: &[JointInfo]) -> Vec<Node> {
@@ -41,7 +42,7 @@ pub(super) fn build_nodes(model: &Model, joints: &[JointInfo]) -> Vec<Node> {
             // only its known momentum H p (eq 41)
             let off = handles.iter().map(|h| h.m).sum();
             for (k, j) in joints.iter().enumerate() {
-                if j.kind == Kind::Free && j.plus == Some(b.0) {
+                if j.kind == Freedoms::FREE && j.plus == Some(b.0) {
                     handles.push(Handle {
                         joint: k,
                         sign: 1.0,

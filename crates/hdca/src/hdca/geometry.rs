@@ -1,13 +1,14 @@
 //! Positions along the spanning tree (joint coordinates → body poses), H and D of
 //! every joint at the current state with their rates, and subtree sums.
 
+use mbs_constraints::joints::Translation;
 use mbs_kinematics::euler_params::{self, rotation};
 use nalgebra::{Matrix3, Vector3, Vector6};
 
 use super::Hdca;
 use crate::joint::{
-    self, Kind, ang3, force_at_origin, force_at_origin_dot, lin3, local_columns, motion_at_origin,
-    motion_at_origin_dot,
+    self, JointCoords, ang3, force_at_origin, force_at_origin_dot, lin3, local_columns,
+    motion_at_origin, motion_at_origin_dot,
 };
 
 impl Hdca {
@@ -107,7 +108,7 @@ impl Hdca {
                 }
                 continue;
             }
-            if j.kind == Kind::Distance {
+            if j.kind.translation == Translation::Sphere {
                 // the link frame turns with ω_p + ω_L, ω_L = n × Δv_P / L (module `joint`)
                 let parent_at_point = lin3(&vm) + wm.cross(&(point - rm));
                 let n: Vector3<f64> = axes.column(2).into_owned();

@@ -13,6 +13,17 @@
 //! id) come after the model's joints in both parts: q = [Δr; e] (7), p conjugate to
 //! [ṙ; ω] of the root's centre of mass (6).
 //!
+//! # Scaled momenta
+//! With [`HdcaParams::scale_momenta`] (the default) y holds p̃ᵢ = pᵢ / sᵢ instead of
+//! pᵢ, sᵢ the diagonal entry of the tree's joint-space mass matrix for momentum i at
+//! the initial configuration ([`Hdca::momentum_scales`]): p̃ is in joint-rate units
+//! (rad/s, m/s) like the velocities of the other formulations, so one absolute
+//! tolerance means the same thing for every formulation. The momenta of light bodies
+//! are small numbers: the spatial slider-crank's crank (0.12 kg, 6.4e-5 kg m²) has
+//! p ≈ 4e-4 kg m²/s, on which Adams at atol = 1e-7 allowed a relative error of 2.5e-4
+//! per step and ended 2.1e-4 away from the reference motion after 1 s (50 times
+//! the other formulations' error at the same tolerance); scaled, 3.6e-6.
+//!
 //! # One evaluation (Pseudo-algorithm 3)
 //! 1. positions of the bodies from q along the spanning tree;
 //! 2. velocities and impulses σ by assembly–disassembly (module `assembly`);
@@ -30,22 +41,23 @@
 
 use std::sync::Arc;
 
+use mbs_constraints::joints::Freedoms;
 use mbs_constraints::{SystemLayout, Workspace};
 use mbs_integrators::{OdeSystem, SystemError};
 use mbs_kinematics::EulerParams;
 use mbs_kinematics::euler_params::{self, rotation};
+use mbs_linalg::small::pinv_psd;
 use mbs_model::{BodyRef, JointKind, Layout, Model, State};
 use nalgebra::{Matrix3, Vector3, Vector6};
 
 use crate::assembly::{self, BodyInertia, Ctx, JointEval, Node};
 use crate::error::HdcaError;
-use crate::joint::{self, JointInfo, Kind, ang3, lin3, sv};
+use crate::joint::{self, JointCoords, JointInfo, ang3, lin3, sv};
 use crate::params::HdcaParams;
 
 mod build;
 mod geometry;
 mod state_map;
-use crate::solve::pinv_psd;
 
 /// Counters of an [`Hdca`].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -98,6 +110,10 @@ pub struct Hdca {
     /// Per joint: R(e_L) of a distance tree joint (identity otherwise).
     link_rot: Vec<Matrix3<f64>>,
     sigma: Vec<f64>,
+    /// sᵢ of the scaled momenta p̃ᵢ = pᵢ / sᵢ (all 1 without scaling).
+    p_scale: Vec<f64>,
+    /// The momenta p of the last evaluation (unscaled).
+    p: Vec<f64>,
     u: Vec<f64>,
     acc: Vec<Vector6<f64>>,
     sys: SystemLayout,
@@ -205,7 +221,7 @@ impl Hdca {
             u_off.push(n_p);
             let r0 = init.position(b);
             joints.push(JointInfo {
-                kind: Kind::Free,
+                kind: Freedoms::FREE,
                 tree: true,
                 plus: Some(b),
                 minus: None,
@@ -266,7 +282,7 @@ impl Hdca {
                 jg: Matrix3::identity(),
             })
             .collect();
-        Ok(Self {
+        let mut h = Self {
             tree_order: topo.tree_order().iter().map(|b| b.0).collect(),
             model,
             params,
@@ -288,13 +304,75 @@ impl Hdca {
             link_rot: vec![Matrix3::identity(); joints.len()],
             joints,
             sigma: vec![0.0; n_sigma],
+            p_scale: vec![1.0; n_p],
+            p: vec![0.0; n_p],
             u: vec![0.0; n_p],
             acc: vec![Vector6::zeros(); nb],
             abs: State::zeros(Layout::EulerParamsOmega, nb),
             sys,
             ws,
             stats: HdcaStats::default(),
-        })
+        };
+        if h.params.scale_momenta {
+            h.p_scale = h.tree_mass_diagonal();
+        }
+        Ok(h)
+    }
+
+    /// The diagonal of the tree's joint-space mass matrix at the initial
+    /// configuration, one entry per momentum: sᵢ = Hᵢᵀ P^acc(Hᵢ), the momentum
+    /// conjugate to a unit rate of direction i when the bodies beyond its joint move
+    /// with the twist Hᵢ (motion type at the origin) and all others rest. An entry
+    /// that is not positive and finite is 1.
+    fn tree_mass_diagonal(&mut self) -> Vec<f64> {
+        let q0 = self.initial_coords();
+        self.positions(&q0);
+        self.vel.iter_mut().for_each(|v| *v = Vector6::zeros());
+        self.joint_geometry();
+        let mut s = vec![1.0; self.n_p];
+        for (k, j) in self.joints.iter().enumerate() {
+            if !j.tree {
+                continue;
+            }
+            for a in 0..j.nf {
+                let hm = self.jev[k].hm[a];
+                let (v0, w) = (lin3(&hm), ang3(&hm));
+                let mut p_acc = Vector6::zeros();
+                for b in 0..self.model.n_bodies() {
+                    if !self.beyond(b, k) {
+                        continue;
+                    }
+                    let be = &self.bodies[b];
+                    let l = self.model.bodies()[b].mass * (v0 + w.cross(&be.r));
+                    p_acc += sv(&l, &(be.jg * w + be.r.cross(&l)));
+                }
+                let sa = hm.dot(&p_acc);
+                if sa > 0.0 && sa.is_finite() {
+                    s[j.u_off + a] = sa;
+                }
+            }
+        }
+        s
+    }
+
+    /// Whether body `b` is moved by tree joint `k` (it or an ancestor is `k`'s child).
+    fn beyond(&self, b: usize, k: usize) -> bool {
+        let mut cur = b;
+        loop {
+            if self.parent_joint[cur] == k {
+                return true;
+            }
+            match self.parent_body[cur] {
+                Some(p) => cur = p,
+                None => return false,
+            }
+        }
+    }
+
+    /// sᵢ of the stored momenta p̃ᵢ = pᵢ / sᵢ (module docs; all 1 without
+    /// [`HdcaParams::scale_momenta`]).
+    pub fn momentum_scales(&self) -> &[f64] {
+        &self.p_scale
     }
 
     /// The model.
@@ -321,29 +399,30 @@ impl Hdca {
 
     /// y₀ = [q₀; p₀]: q₀ = 0 (identity Euler parameters for spherical joints) and the
     /// momenta p₀ = Hᵀ P^acc from the model's initial velocities with σ = 0 (eq 6,
-    /// sec 2.1).
+    /// sec 2.1), scaled (module docs).
     pub fn initial_state(&mut self) -> Vec<f64> {
-        let mut y = vec![0.0; self.n_q + self.n_p];
-        for j in &self.joints {
-            match (j.tree, j.kind) {
-                (true, Kind::Spherical) => y[j.q_off] = 1.0,
-                (true, Kind::Free) => y[j.q_off + 3] = 1.0,
-                (true, Kind::Distance) => {
-                    y[j.q_off] = 1.0;
-                    y[j.q_off + 4] = 1.0;
-                }
-                _ => {}
-            }
-        }
+        let mut y = self.initial_coords();
+        y.resize(self.n_q + self.n_p, 0.0);
         self.positions(&y[..self.n_q]);
         let init = State::initial(&self.model, Layout::EulerParamsOmega);
         self.momenta_of(&init, &mut y);
         y
     }
 
-    /// p = Hᵀ P^acc (eq 6 with σ = 0) into `y[n_q..]`, from the velocities of `s` at
-    /// the poses of the last [`Self::positions`] call: P^acc_k is the momentum about
-    /// the origin of the bodies beyond tree joint k.
+    /// q₀: zero joint coordinates (identity Euler parameters).
+    fn initial_coords(&self) -> Vec<f64> {
+        let mut y = vec![0.0; self.n_q];
+        for j in self.joints.iter().filter(|j| j.tree) {
+            for s0 in j.kind.euler_starts().into_iter().flatten() {
+                y[j.q_off + s0] = 1.0;
+            }
+        }
+        y
+    }
+
+    /// p = Hᵀ P^acc (eq 6 with σ = 0), scaled, into `y[n_q..]`, from the velocities of
+    /// `s` at the poses of the last [`Self::positions`] call: P^acc_k is the momentum
+    /// about the origin of the bodies beyond tree joint k.
     pub(super) fn momenta_of(&mut self, s: &State, y: &mut [f64]) {
         for b in 0..self.model.n_bodies() {
             self.vel[b] = sv(&s.velocity(b), &s.omega(b));
@@ -362,7 +441,8 @@ impl Hdca {
                 let c = j.plus.expect("tree child");
                 let je = &self.jev[k];
                 for a in 0..j.nf {
-                    y[self.n_q + j.u_off + a] = je.hm[a].dot(&self.acc[c]);
+                    let i = j.u_off + a;
+                    y[self.n_q + i] = je.hm[a].dot(&self.acc[c]) / self.p_scale[i];
                 }
             }
         }
@@ -370,7 +450,10 @@ impl Hdca {
 
     /// Velocities and impulses for (q, p): steps 1–3.
     fn velocities(&mut self, t: f64, y: &[f64]) -> Result<(), HdcaError> {
-        let (q, p) = y.split_at(self.n_q);
+        let (q, p_scaled) = y.split_at(self.n_q);
+        for ((p, ps), s) in self.p.iter_mut().zip(p_scaled).zip(&self.p_scale) {
+            *p = ps * s;
+        }
         self.positions(q);
         for b in 0..self.model.n_bodies() {
             self.vel[b] = Vector6::zeros();
@@ -383,9 +466,9 @@ impl Hdca {
                 jev: &self.jev,
                 u_off: &self.u_off,
                 inertia: &self.inertia,
-                momenta: p,
+                momenta: &self.p,
                 tol: self.params.redundancy_tol,
-                parallel: self.params.parallel,
+                par: self.params.par,
                 par_min: self.params.parallel_min_bodies.max(2),
             };
             assembly::up(&mut self.nodes, &ctx);
@@ -490,10 +573,10 @@ impl Hdca {
         }
         self.stats.rhs_evaluations += 1;
         self.velocities(t, y)?;
-        let (q, p) = y.split_at(self.n_q);
+        let q = &y[..self.n_q];
         let (qd, pd) = dydt.split_at_mut(self.n_q);
         for j in &self.joints {
-            if j.tree && j.kind != Kind::Rigid {
+            if j.tree && j.nf > 0 {
                 let (_, ap) = self.body_pose(j.minus);
                 let nq = j.kind.n_coords();
                 joint::coord_rates(
@@ -529,10 +612,11 @@ impl Hdca {
                 pbar += self.sigma[j.s_off + a] * je.d[a];
             }
             for a in 0..j.nf {
-                pbar += p[j.u_off + a] * je.h[a];
+                pbar += self.p[j.u_off + a] * je.h[a];
             }
             for a in 0..j.nf {
-                pd[j.u_off + a] = je.hm_dot[a].dot(&pbar) + je.hm[a].dot(&self.acc[c]);
+                let i = j.u_off + a;
+                pd[i] = (je.hm_dot[a].dot(&pbar) + je.hm[a].dot(&self.acc[c])) / self.p_scale[i];
             }
         }
         if let Some(x) = dydt.iter().position(|x| !x.is_finite()) {
@@ -735,13 +819,12 @@ impl OdeSystem for Hdca {
     fn project(&mut self, _t: f64, y: &mut [f64]) -> Result<bool, SystemError> {
         let mut changed = false;
         for j in &self.joints {
-            let starts = match (j.tree, j.kind) {
-                (true, Kind::Spherical) => [Some(j.q_off), None],
-                (true, Kind::Free) => [Some(j.q_off + 3), None],
-                (true, Kind::Distance) => [Some(j.q_off), Some(j.q_off + 4)],
-                _ => [None, None],
+            let starts = if j.tree {
+                j.kind.euler_starts()
+            } else {
+                [None, None]
             };
-            for s0 in starts.into_iter().flatten() {
+            for s0 in starts.into_iter().flatten().map(|s0| j.q_off + s0) {
                 let e = &mut y[s0..s0 + 4];
                 let n = e.iter().map(|x| x * x).sum::<f64>().sqrt();
                 if n > 0.0 && (n - 1.0).abs() > 0.0 {

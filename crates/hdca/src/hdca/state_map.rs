@@ -10,7 +10,7 @@ use nalgebra::Vector3;
 
 use super::Hdca;
 use crate::error::HdcaError;
-use crate::joint;
+use crate::joint::{self, JointCoords};
 
 /// Largest constraint residual (position rows, and velocity rows relative to the
 /// largest speed) a state may have: the facade assembles initial states to 1e-10.

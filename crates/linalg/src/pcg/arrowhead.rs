@@ -7,17 +7,14 @@
 //! so that rayon can hand disjoint equal chunks to the workers.
 
 use nalgebra::DMatrix;
-use rayon::prelude::*;
 
 use crate::error::{check_finite, check_len};
+use crate::small::cholesky_in_place;
 use crate::{LinalgError, Par};
 
 /// The blocks of one joint (one row block of `B`): `(body, B_(i,j))` with
 /// `B_(i,j)` of size `r_i × d_j`.
 pub type JointBlocks = Vec<(usize, DMatrix<f64>)>;
-
-/// Minimum number of bodies/joints per rayon task.
-const MIN_LEN: usize = 32;
 
 /// One block `B_(i,j)`: joint, body, size and offset into the value array.
 #[derive(Debug, Clone, Copy)]
@@ -57,43 +54,6 @@ pub struct ArrowheadOperator {
     pub(crate) mass_inv_diag: Vec<f64>,
     pub(crate) epsilon: f64,
     pub(crate) rho: f64,
-}
-
-/// In-place Cholesky of a small column-major block with leading dimension `ld`.
-pub(crate) fn small_cholesky(a: &mut [f64], d: usize, ld: usize) -> Result<(), usize> {
-    for j in 0..d {
-        let mut s = a[j + j * ld];
-        for k in 0..j {
-            s -= a[j + k * ld] * a[j + k * ld];
-        }
-        if s.is_nan() || s <= 0.0 || !s.is_finite() {
-            return Err(j);
-        }
-        let ljj = s.sqrt();
-        a[j + j * ld] = ljj;
-        for i in j + 1..d {
-            let mut s = a[i + j * ld];
-            for k in 0..j {
-                s -= a[i + k * ld] * a[j + k * ld];
-            }
-            a[i + j * ld] = s / ljj;
-        }
-        for i in 0..j {
-            a[i + j * ld] = 0.0;
-        }
-    }
-    Ok(())
-}
-
-/// Solves `L y = x` in place (forward substitution).
-pub(crate) fn small_forward(l: &[f64], d: usize, ld: usize, x: &mut [f64]) {
-    for i in 0..d {
-        let mut s = x[i];
-        for k in 0..i {
-            s -= l[i + k * ld] * x[k];
-        }
-        x[i] = s / l[i + i * ld];
-    }
 }
 
 impl ArrowheadOperator {
@@ -267,9 +227,15 @@ impl ArrowheadOperator {
                 l[i + j * ld] = values[i + j * d];
             }
         }
-        small_cholesky(l, d, ld).map_err(|index| LinalgError::NotPositiveDefinite {
+        cholesky_in_place(l, ld, d, 0.0).map_err(|index| LinalgError::NotPositiveDefinite {
             index: self.body_off[body] + index,
         })?;
+        // the strict upper triangle is read as L's zeros ([`Self::dense_mass`])
+        for j in 0..d {
+            for i in 0..j {
+                l[i + j * ld] = 0.0;
+            }
+        }
         for i in 0..d {
             self.mass_inv_diag[body * ld + i] = 1.0 / l[i + i * ld];
         }
@@ -405,17 +371,7 @@ impl ArrowheadOperator {
         par: Par,
     ) {
         let dmax = self.dmax;
-        match par {
-            Par::Seq => t
-                .chunks_mut(dmax)
-                .enumerate()
-                .for_each(|(j, tj)| self.body_kernel(j, x, c, sign, tj)),
-            Par::Rayon => t
-                .par_chunks_mut(dmax)
-                .with_min_len(MIN_LEN)
-                .enumerate()
-                .for_each(|(j, tj)| self.body_kernel(j, x, c, sign, tj)),
-        }
+        par.for_each_chunk(t, dmax, |j, tj| self.body_kernel(j, x, c, sign, tj));
     }
 
     pub(crate) fn joint_phase(
@@ -428,17 +384,7 @@ impl ArrowheadOperator {
         par: Par,
     ) {
         let rmax = self.rmax;
-        match par {
-            Par::Seq => y
-                .chunks_mut(rmax)
-                .enumerate()
-                .for_each(|(i, yi)| self.joint_kernel(i, alpha, x, beta, t, yi)),
-            Par::Rayon => y
-                .par_chunks_mut(rmax)
-                .with_min_len(MIN_LEN)
-                .enumerate()
-                .for_each(|(i, yi)| self.joint_kernel(i, alpha, x, beta, t, yi)),
-        }
+        par.for_each_chunk(y, rmax, |i, yi| self.joint_kernel(i, alpha, x, beta, t, yi));
     }
 
     /// `y = M* x` on padded vectors (eq 6.4.7): `t_j = M_j⁻¹ Σ_i B_(j,i) x_i` per

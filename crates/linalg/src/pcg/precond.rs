@@ -14,10 +14,9 @@
 //!   definite (possible for blocks of 3 or more rows) that joint falls back to the
 //!   diagonal preconditioner, so that `P` stays SPD and PCG stays valid.
 
-use rayon::prelude::*;
-
-use super::arrowhead::{ArrowheadOperator, small_cholesky, small_forward};
+use super::arrowhead::ArrowheadOperator;
 use crate::Par;
+use crate::small::{cholesky_forward, cholesky_in_place};
 
 /// PCG preconditioner choice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -102,7 +101,7 @@ impl PrecondData {
                     for k in 0..d {
                         ga[k] = b[a + k * r];
                     }
-                    small_forward(op.chol(j), d, op.dmax, ga);
+                    cholesky_forward(op.chol(j), op.dmax, d, ga);
                 }
                 for a in 0..r {
                     for c in 0..r {
@@ -137,7 +136,7 @@ impl PrecondData {
                 let blk = &mut self.blocks[i * rmax * rmax..(i + 1) * rmax * rmax];
                 blk.iter_mut().for_each(|v| *v = 0.0);
                 test.copy_from_slice(work);
-                let spd = small_cholesky(test, r, rmax).is_ok();
+                let spd = cholesky_in_place(test, rmax, r, 0.0).is_ok();
                 for a in 0..r {
                     for c in 0..r {
                         let sa = self.inv_diag[i * rmax + a].sqrt();
@@ -182,16 +181,6 @@ impl PrecondData {
 
     /// `z = P r` on padded joint vectors.
     pub(crate) fn apply(&self, rmax: usize, r: &[f64], z: &mut [f64], par: Par) {
-        match par {
-            Par::Seq => z
-                .chunks_mut(rmax)
-                .enumerate()
-                .for_each(|(i, zi)| self.apply_joint(i, rmax, r, zi)),
-            Par::Rayon => z
-                .par_chunks_mut(rmax)
-                .with_min_len(64)
-                .enumerate()
-                .for_each(|(i, zi)| self.apply_joint(i, rmax, r, zi)),
-        }
+        par.for_each_chunk(z, rmax, |i, zi| self.apply_joint(i, rmax, r, zi));
     }
 }

@@ -1,7 +1,5 @@
 //! The PCG iteration of Chiou sec 6.4 on `M* λ = b`.
 
-use rayon::prelude::*;
-
 use super::arrowhead::ArrowheadOperator;
 use super::precond::{PrecondData, Preconditioner};
 use crate::error::{check_finite, check_len};
@@ -127,16 +125,7 @@ impl PcgSolver {
             }
             s
         };
-        match par {
-            Par::Seq => partials
-                .iter_mut()
-                .enumerate()
-                .for_each(|(k, p)| *p = chunk(k)),
-            Par::Rayon => partials
-                .par_iter_mut()
-                .enumerate()
-                .for_each(|(k, p)| *p = chunk(k)),
-        }
+        par.for_each_chunk(partials, 1, |k, p| p[0] = chunk(k));
         partials.iter().sum()
     }
 

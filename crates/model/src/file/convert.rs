@@ -4,14 +4,13 @@
 
 use std::collections::HashMap;
 
-use mbs_kinematics::euler_params::try_from_axis_angle;
-use nalgebra::{Matrix3, Vector3, Vector4};
+use nalgebra::{Matrix3, Vector3};
 
+use super::body::{body_from_spec, body_to_spec};
 use super::spec::{
-    BodySpec, DriverSpec, ForceSpec, FunctionSpec, InertiaSpec, JointSpec, MarkerSpec, ModelFile,
-    OrientationSpec, Rows3, TaggedFunction, Vec3,
+    DriverSpec, ForceSpec, FunctionSpec, JointSpec, MarkerSpec, ModelFile, Rows3, TaggedFunction,
+    Vec3,
 };
-use crate::body::{Body, BodyInitial};
 use crate::driver::{Driver, DriverKind};
 use crate::error::ModelError;
 use crate::force::ForceElement;
@@ -57,17 +56,17 @@ impl<'a> Names<'a> {
     }
 }
 
-fn v3(a: &Vec3) -> Vector3<f64> {
+pub(super) fn v3(a: &Vec3) -> Vector3<f64> {
     Vector3::new(a[0], a[1], a[2])
 }
 
-fn from_rows(r: &Rows3) -> Matrix3<f64> {
+pub(super) fn from_rows(r: &Rows3) -> Matrix3<f64> {
     Matrix3::new(
         r[0][0], r[0][1], r[0][2], r[1][0], r[1][1], r[1][2], r[2][0], r[2][1], r[2][2],
     )
 }
 
-fn to_rows(m: &Matrix3<f64>) -> Rows3 {
+pub(super) fn to_rows(m: &Matrix3<f64>) -> Rows3 {
     [
         [m[(0, 0)], m[(0, 1)], m[(0, 2)]],
         [m[(1, 0)], m[(1, 1)], m[(1, 2)]],
@@ -75,7 +74,7 @@ fn to_rows(m: &Matrix3<f64>) -> Rows3 {
     ]
 }
 
-fn a3(v: &Vector3<f64>) -> Vec3 {
+pub(super) fn a3(v: &Vector3<f64>) -> Vec3 {
     [v.x, v.y, v.z]
 }
 
@@ -108,15 +107,24 @@ pub(crate) fn file_to_parts(file: &ModelFile) -> Result<ModelParts, ModelError> 
         gravity: v3(&file.gravity),
         ..ModelParts::default()
     };
+    // c: the shift from each body's file origin to its centre of mass (body axes)
+    let mut shift = Vec::with_capacity(file.bodies.len());
     for b in &file.bodies {
-        parts.bodies.push(body_from_spec(b)?);
+        let (body, c) = body_from_spec(b)?;
+        parts.bodies.push(body);
+        shift.push(c);
     }
     for m in &file.markers {
         let element = format!("marker `{}`", m.name);
+        let body = resolve_body(&element, &m.body)?;
+        let c = match body {
+            BodyRef::Body(BodyId(i)) => shift[i],
+            BodyRef::Ground => Vector3::zeros(),
+        };
         parts.markers.push(Marker {
             name: m.name.clone(),
-            body: resolve_body(&element, &m.body)?,
-            position: v3(&m.position),
+            body,
+            position: v3(&m.position) - c,
             orientation: marker_frame(&element, m)?,
         });
     }
@@ -251,43 +259,6 @@ pub(crate) fn reserved_ground() -> ModelError {
         element: format!("body `{GROUND}`"),
         reason: format!("the name `{GROUND}` is reserved for the fixed frame; rename the body"),
     }
-}
-
-fn body_from_spec(b: &BodySpec) -> Result<Body, ModelError> {
-    let inertia = match &b.inertia {
-        InertiaSpec::Principal(d) => Matrix3::from_diagonal(&v3(d)),
-        InertiaSpec::Full(rows) => from_rows(rows),
-    };
-    let orientation = match &b.orientation {
-        OrientationSpec::EulerParams(p) => Vector4::new(p[0], p[1], p[2], p[3]),
-        OrientationSpec::AxisAngle(aa) => {
-            let axis = v3(&aa.axis);
-            if !aa.angle.is_finite() {
-                return Err(ModelError::InvalidParameter {
-                    element: format!("body `{}` initial orientation", b.name),
-                    parameter: "angle",
-                    requirement: "finite",
-                    value: aa.angle,
-                });
-            }
-            try_from_axis_angle(&axis, aa.angle).map_err(|_| ModelError::InvalidAxis {
-                element: format!("body `{}` initial orientation", b.name),
-                reason: "zero-length or non-finite rotation axis".into(),
-                value: aa.axis.to_vec(),
-            })?
-        }
-    };
-    Ok(Body {
-        name: b.name.clone(),
-        mass: b.mass,
-        inertia,
-        initial: BodyInitial {
-            position: v3(&b.position),
-            orientation,
-            velocity: v3(&b.velocity),
-            omega: v3(&b.omega),
-        },
-    })
 }
 
 /// The marker's axes: identity, from `z` (and the `x` hint), or the full matrix.
@@ -523,25 +494,6 @@ pub(crate) fn model_to_file(model: &Model) -> ModelFile {
                 }
             })
             .collect(),
-    }
-}
-
-fn body_to_spec(b: &Body) -> BodySpec {
-    let j = &b.inertia;
-    let diagonal = (0..3).all(|r| (0..3).all(|c| r == c || j[(r, c)] == 0.0));
-    let p = &b.initial.orientation;
-    BodySpec {
-        name: b.name.clone(),
-        mass: b.mass,
-        inertia: if diagonal {
-            InertiaSpec::Principal([j[(0, 0)], j[(1, 1)], j[(2, 2)]])
-        } else {
-            InertiaSpec::Full(to_rows(j))
-        },
-        position: a3(&b.initial.position),
-        orientation: OrientationSpec::EulerParams([p[0], p[1], p[2], p[3]]),
-        velocity: a3(&b.initial.velocity),
-        omega: a3(&b.initial.omega),
     }
 }
 

@@ -6,10 +6,13 @@
 //! - elements refer to each other by **name**; the fixed frame is the body `"ground"`
 //!   (so no body may be called `ground`);
 //! - vectors are arrays of 3 numbers; matrices are arrays of 3 rows;
-//! - a body has `name`, `mass`, `inertia` (3 principal moments or a 3×3 tensor), and
-//!   optional initial conditions in the global frame: `position`, `orientation`
-//!   (Euler parameters `[e0, e1, e2, e3]` or `{ axis = [..], angle = φ }`),
-//!   `velocity`, `omega` (global angular velocity);
+//! - a body has `name`, `mass` and `inertia` (3 principal moments or a 3×3 tensor) or
+//!   `shapes` (box, cylinder, sphere, capsule, each with a pose in the body frame) with
+//!   densities from which mass and inertia are computed, and optional initial
+//!   conditions in the global frame: `position`, `orientation` (Euler parameters
+//!   `[e0, e1, e2, e3]` or `{ axis = [..], angle = φ }`), `velocity`, `omega` (global
+//!   angular velocity); `origin = "reference"` lets a body with densities be placed by
+//!   a point other than its centre of mass;
 //! - a marker has `name`, `body`, `position` (body frame) and its axes: nothing
 //!   (identity), a `z` axis with an optional `x` hint, or a full `orientation` matrix
 //!   whose columns are the marker's x, y, z axes in the body frame;
@@ -59,6 +62,7 @@
 //! assert_eq!(Model::from_json_str(&model.to_json_string()).unwrap(), model);
 //! ```
 
+mod body;
 mod convert;
 mod spec;
 

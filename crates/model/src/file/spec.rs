@@ -51,13 +51,22 @@ pub(crate) struct ModelFile {
     pub drivers: Vec<DriverSpec>,
 }
 
-/// A body with its initial conditions (global frame).
+/// A body with its initial conditions (global frame): explicit `mass` and `inertia`,
+/// or shapes with densities.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct BodySpec {
     pub name: String,
-    pub mass: f64,
-    pub inertia: InertiaSpec,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mass: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inertia: Option<InertiaSpec>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub density: Option<f64>,
+    #[serde(default, skip_serializing_if = "BodyOrigin::is_centre_of_mass")]
+    pub origin: BodyOrigin,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub centre_of_mass: Option<Vec3>,
     #[serde(default)]
     pub position: Vec3,
     #[serde(default)]
@@ -66,6 +75,63 @@ pub(crate) struct BodySpec {
     pub velocity: Vec3,
     #[serde(default, skip_serializing_if = "is_zero3")]
     pub omega: Vec3,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shapes: Vec<ShapeSpec>,
+}
+
+/// What a body's `position` (and the coordinates of its markers and shapes) refer to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum BodyOrigin {
+    /// The body frame's origin is the centre of mass (the model's own convention).
+    #[default]
+    CentreOfMass,
+    /// A reference frame of the user's choice; the centre of mass is computed (from
+    /// the shapes' densities) or given (`centre_of_mass`), and the body frame is moved
+    /// there when the file is read.
+    Reference,
+}
+
+impl BodyOrigin {
+    fn is_centre_of_mass(&self) -> bool {
+        *self == BodyOrigin::CentreOfMass
+    }
+}
+
+/// A shape of a body, flat: `type` plus the fields of its kind, checked in conversion.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ShapeSpec {
+    #[serde(rename = "type")]
+    pub kind: ShapeKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub half_extents: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub radius: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub length: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub axis: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "is_zero3")]
+    pub position: Vec3,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub orientation: Option<OrientationSpec>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub density: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<String>,
+}
+
+/// The shape kinds of a model file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum ShapeKind {
+    Box,
+    Cylinder,
+    Sphere,
+    Capsule,
 }
 
 /// A marker: origin and axes in body coordinates (global for ground markers).

@@ -1,0 +1,55 @@
+"""Type stubs of the Rust extension module ``mbs._mbs`` (PyO3; ``src/*.rs``).
+
+Users call the pure-Python API of :mod:`mbs`; these are its building blocks.
+"""
+
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+__version__: str
+
+def simulate(
+    model_json: str,
+    method: str = "alf-index1",
+    integrator: str = "rk45",
+    *,
+    rtol: Optional[float] = None,
+    atol: Optional[float] = None,
+    h: Optional[float] = None,
+    t_end: float = 1.0,
+    samples: int = 200,
+    times: Optional[Sequence[float]] = None,
+    max_steps: Optional[int] = None,
+    guard: bool = True,
+) -> Dict[str, Any]:
+    """Runs a model given as JSON with the GIL released; returns the raw trajectory
+    (``mbs.Trajectory._from_raw`` reads it). Raises ``mbs.ModelError``,
+    ``mbs.MethodError`` or ``mbs.SimulationError`` with the CLI's messages."""
+
+def load_model(spec: str) -> str:
+    """A built-in mechanism name or a .json/.toml model file, as model JSON."""
+
+def validate_model(model_json: str) -> str:
+    """Reads and validates model JSON; returns the model as ``mbs`` writes it."""
+
+def check_model(model_json: str) -> Tuple[str, str]:
+    """The ``mbs check`` report: (JSON, text)."""
+
+def parse_method(method: str) -> str:
+    """The method in canonical form, or ``mbs.MethodError``."""
+
+def parse_integrator(
+    integrator: str,
+    rtol: Optional[float] = None,
+    atol: Optional[float] = None,
+    h: Optional[float] = None,
+) -> str:
+    """The integrator in canonical form, or ``mbs.MethodError``."""
+
+def builtins() -> List[Tuple[str, str]]:
+    """The built-in mechanisms: (name, description)."""
+
+def methods() -> List[Tuple[str, str]]:
+    """The method names: (name, description)."""
+
+def integrators() -> List[Tuple[str, str]]:
+    """The integrator names: (name, description)."""

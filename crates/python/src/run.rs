@@ -1,0 +1,193 @@
+//! The functions of `mbs._mbs`: models as JSON text in and out, method and integrator
+//! strings as the CLI reads them, and [`simulate`], which runs with the GIL released.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use mbs::{Error, IntegratorChoice, Method, Model, Sampling, Simulation, Trajectory};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::errors::to_py;
+
+/// What a run needs, parsed from the Python arguments.
+struct RunSettings<'a> {
+    model_json: &'a str,
+    method: &'a str,
+    integrator: &'a str,
+    rtol: Option<f64>,
+    atol: Option<f64>,
+    h: Option<f64>,
+    t_end: f64,
+    samples: usize,
+    times: Option<Vec<f64>>,
+    max_steps: Option<usize>,
+    guard: bool,
+}
+
+impl RunSettings<'_> {
+    /// The simulation, validated in the CLI's order (method, integrator, model, output
+    /// times), so that the first error reported is the one `mbs run` reports.
+    fn simulation(&self) -> Result<Simulation, Error> {
+        let method: Method = self.method.parse()?;
+        let integrator = integrator_choice(self.integrator, self.rtol, self.atol, self.h)?;
+        let model = Model::from_json_str(self.model_json)?;
+        let mut sim = Simulation::new(model)
+            .method(method)
+            .integrator(integrator)
+            .t_end(self.t_end)
+            .guard(self.guard);
+        sim = match &self.times {
+            Some(t) => sim.sampling(Sampling::Times(t.clone())),
+            None => sim.samples(self.samples),
+        };
+        if let Some(n) = self.max_steps {
+            sim = sim.max_steps(n);
+        }
+        sim.output_times()?;
+        Ok(sim)
+    }
+}
+
+/// The integrator as the CLI reads it: `name[:rtol=…][:atol=…]` / `name[:h=…]`, or,
+/// when `rtol`, `atol` or `h` is given, a bare name with those values (the CLI's
+/// `--integrator NAME --rtol … --atol … --h …`).
+fn integrator_choice(
+    spec: &str,
+    rtol: Option<f64>,
+    atol: Option<f64>,
+    h: Option<f64>,
+) -> Result<IntegratorChoice, Error> {
+    if rtol.is_none() && atol.is_none() && h.is_none() {
+        Ok(spec.parse::<IntegratorChoice>()?)
+    } else {
+        Ok(IntegratorChoice::from_name(spec, rtol, atol, h)?)
+    }
+}
+
+fn now() -> f64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(f64::NAN, |d| d.as_secs_f64())
+}
+
+/// Runs a simulation of a model given as JSON (schema `crates/model/SCHEMA.md`) and
+/// returns the raw trajectory (see `raw.rs`) with `started`/`finished` (seconds since
+/// the Unix epoch around the run). The GIL is released from parsing to the end of the
+/// run, so Python threads can run simulations in parallel.
+#[pyfunction]
+#[pyo3(signature = (model_json, method="alf-index1", integrator="rk45", *, rtol=None, atol=None, h=None, t_end=1.0, samples=200, times=None, max_steps=None, guard=true))]
+pub fn simulate<'py>(
+    py: Python<'py>,
+    model_json: &str,
+    method: &str,
+    integrator: &str,
+    rtol: Option<f64>,
+    atol: Option<f64>,
+    h: Option<f64>,
+    t_end: f64,
+    samples: usize,
+    times: Option<Vec<f64>>,
+    max_steps: Option<usize>,
+    guard: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let settings = RunSettings {
+        model_json,
+        method,
+        integrator,
+        rtol,
+        atol,
+        h,
+        t_end,
+        samples,
+        times,
+        max_steps,
+        guard,
+    };
+    let (result, started, finished): (Result<Trajectory, Error>, f64, f64) = py.detach(|| {
+        let started = now();
+        let result = settings.simulation().and_then(|sim| sim.run());
+        (result, started, now())
+    });
+    let traj = result.map_err(|e| to_py(py, e))?;
+    let d = crate::raw::trajectory(py, &traj)?;
+    d.set_item("started", started)?;
+    d.set_item("finished", finished)?;
+    Ok(d)
+}
+
+/// A built-in mechanism name or a `.json`/`.toml` model file, as model JSON.
+#[pyfunction]
+pub fn load_model(py: Python<'_>, spec: &str) -> PyResult<String> {
+    mbs::load_model(spec)
+        .map(|m| m.to_json_string())
+        .map_err(|e| to_py(py, e))
+}
+
+/// Reads and validates model JSON; returns the model's own JSON form (what `mbs`
+/// writes: Euler parameters, full marker axes where they are not the identity).
+#[pyfunction]
+pub fn validate_model(py: Python<'_>, model_json: &str) -> PyResult<String> {
+    Model::from_json_str(model_json)
+        .map(|m| m.to_json_string())
+        .map_err(|e| to_py(py, Error::from(e)))
+}
+
+/// The `mbs check` report of model JSON: (JSON of the report, its text).
+#[pyfunction]
+pub fn check_model(py: Python<'_>, model_json: &str) -> PyResult<(String, String)> {
+    let model = Model::from_json_str(model_json).map_err(|e| to_py(py, Error::from(e)))?;
+    let report = mbs::check(&model);
+    let json = serde_json::to_string(&report).unwrap_or_default();
+    Ok((json, report.to_string()))
+}
+
+/// The method in its canonical form (`Method`'s `Display`), or `MethodError`.
+#[pyfunction]
+pub fn parse_method(py: Python<'_>, method: &str) -> PyResult<String> {
+    method
+        .parse::<Method>()
+        .map(|m| m.to_string())
+        .map_err(|e| to_py(py, e))
+}
+
+/// The integrator in its canonical form (`IntegratorChoice`'s `Display`), read like
+/// [`simulate`] reads it, or `MethodError`.
+#[pyfunction]
+#[pyo3(signature = (integrator, rtol=None, atol=None, h=None))]
+pub fn parse_integrator(
+    py: Python<'_>,
+    integrator: &str,
+    rtol: Option<f64>,
+    atol: Option<f64>,
+    h: Option<f64>,
+) -> PyResult<String> {
+    integrator_choice(integrator, rtol, atol, h)
+        .map(|i| i.to_string())
+        .map_err(|e| to_py(py, e))
+}
+
+/// The built-in mechanisms: (name, description).
+#[pyfunction]
+pub fn builtins() -> Vec<(String, String)> {
+    mbs::builtins()
+        .into_iter()
+        .map(|b| (b.name, b.description))
+        .collect()
+}
+
+/// The method names: (name, description).
+#[pyfunction]
+pub fn methods() -> Vec<(String, String)> {
+    mbs::method::names()
+        .map(|(n, d)| (n.to_string(), d.to_string()))
+        .collect()
+}
+
+/// The integrator names: (name, description).
+#[pyfunction]
+pub fn integrators() -> Vec<(String, String)> {
+    mbs::integrator::INTEGRATOR_NAMES
+        .iter()
+        .map(|(n, d)| (n.to_string(), d.to_string()))
+        .collect()
+}
