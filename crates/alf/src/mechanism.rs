@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use mbs_constraints::{ConstraintError, ConstraintSource, SystemLayout, Workspace};
-use mbs_model::{Layout, Model, State};
+use mbs_model::{Layout, Model, State, StateView};
 use nalgebra::DVector;
 
 use crate::descriptor::{Descriptor, DescriptorData, Level, check_finite};
@@ -19,7 +19,6 @@ pub struct MechanismDescriptor {
     model: Arc<Model>,
     sys: SystemLayout,
     ws: Workspace,
-    state: State,
     phi_all: Vec<f64>,
     data: DescriptorData,
 }
@@ -30,12 +29,10 @@ impl MechanismDescriptor {
         let sys = SystemLayout::new(&model, Layout::EulerParamsPdot);
         let ws = Workspace::new(&sys);
         let (n, m, m_h) = (sys.n_v(), sys.n_rows(), sys.n_holonomic());
-        let state = State::zeros(Layout::EulerParamsPdot, model.n_bodies());
         Self {
             model,
             sys,
             ws,
-            state,
             phi_all: vec![0.0; m],
             data: DescriptorData::new(n, m, m_h),
         }
@@ -116,12 +113,10 @@ impl Descriptor for MechanismDescriptor {
     }
 
     fn evaluate(&mut self, t: f64, q: &[f64], v: &[f64], level: Level) -> Result<(), AlfError> {
-        self.state.t = t;
-        self.state.q.as_mut_slice().copy_from_slice(q);
-        self.state.v.as_mut_slice().copy_from_slice(v);
+        let state = StateView::new(Layout::EulerParamsPdot, t, q, v);
         let r = (|| {
             self.ws
-                .evaluate_constraints(&self.model, &self.sys, &self.state)?;
+                .evaluate_constraints(&self.model, &self.sys, state)?;
             let d = &mut self.data;
             self.ws.mass_dense(&self.sys, &mut d.mass)?;
             self.ws.phi(&self.sys, &mut self.phi_all)?;

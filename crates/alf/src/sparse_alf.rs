@@ -13,7 +13,7 @@ use mbs_constraints::mass::MassBlock;
 use mbs_constraints::{Baumgarte, ConstraintError, SystemLayout, Workspace};
 use mbs_integrators::{OdeSystem, SystemError};
 use mbs_linalg::sparse::{SparseCholesky, SparseCholeskyParams, SparsePattern};
-use mbs_model::{BodyRef, Layout, Model, State};
+use mbs_model::{BodyRef, Layout, Model, State, StateView};
 use nalgebra::DVector;
 
 use crate::alf::AlfInfo;
@@ -26,7 +26,6 @@ pub struct SparseAlf {
     model: Arc<Model>,
     sys: SystemLayout,
     ws: Workspace,
-    state: State,
     params: AlfParams,
     /// First value index of the 7×7 block of each body pair (a ≥ b).
     slots: HashMap<(usize, usize), usize>,
@@ -83,7 +82,6 @@ impl SparseAlf {
         let pattern = SparsePattern::symmetric_lower(n, &entries).map_err(linalg)?;
         let chol = SparseCholesky::new(pattern, SparseCholeskyParams::default()).map_err(linalg)?;
         Ok(Self {
-            state: State::zeros(Layout::EulerParamsPdot, nb),
             values: vec![0.0; entries.len()],
             model,
             sys,
@@ -201,13 +199,11 @@ impl SparseAlf {
         v: &[f64],
         qdd: &mut [f64],
     ) -> Result<AlfInfo, AlfError> {
-        self.state.t = t;
-        self.state.q.as_mut_slice().copy_from_slice(q);
-        self.state.v.as_mut_slice().copy_from_slice(v);
+        let state = StateView::new(Layout::EulerParamsPdot, t, q, v);
         let p = self.params;
         let m_h = self.sys.n_holonomic();
         let r = (|| {
-            self.ws.evaluate(&self.model, &self.sys, &self.state)?;
+            self.ws.evaluate(&self.model, &self.sys, state)?;
             self.ws.generalized_forces(&self.sys, &mut self.forces)?;
             self.ws.phi(&self.sys, &mut self.phi)?;
             self.ws.phi_dot(&self.sys, &mut self.tmp_m)?;

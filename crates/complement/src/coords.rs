@@ -24,7 +24,7 @@ use std::sync::Arc;
 use mbs_constraints::{SystemLayout, Workspace};
 use mbs_kinematics::EulerSequence;
 use mbs_kinematics::euler_angles::{rate_matrix_body, rate_matrix_body_dot, to_euler_params};
-use mbs_model::{Layout, Model, State};
+use mbs_model::{Layout, Model, State, StateView};
 use nalgebra::{DMatrix, DVector, DVectorView, Matrix3, Vector3};
 
 use crate::error::ComplementError;
@@ -281,17 +281,19 @@ impl Evaluator {
     ) -> Result<(), ComplementError> {
         crate::error::check_len("positions", self.n_q(), q.len())?;
         crate::error::check_len("velocities", self.n_v(), v.len())?;
-        self.state.t = t;
-        match self.coords {
-            Coordinates::EulerParams => {
-                self.state.q.as_mut_slice().copy_from_slice(q);
-                self.state.v.as_mut_slice().copy_from_slice(v);
+        // absolute coordinates are evaluated in place; Euler angles through the
+        // absolute state they map to
+        let state = match self.coords {
+            Coordinates::EulerParams => StateView::new(self.state.layout, t, q, v),
+            Coordinates::EulerAngles(seq) => {
+                self.state.t = t;
+                self.angles_to_state(t, seq, q, v)?;
+                self.state.view()
             }
-            Coordinates::EulerAngles(seq) => self.angles_to_state(t, seq, q, v)?,
-        }
+        };
         let ev = |e| ComplementError::Evaluation { t, source: e };
         self.ws
-            .evaluate_constraints(&self.model, &self.sys, &self.state)
+            .evaluate_constraints(&self.model, &self.sys, state)
             .map_err(ev)?;
         self.ws.phi(&self.sys, &mut self.phi_all).map_err(ev)?;
         let m_h = self.sys.n_holonomic();

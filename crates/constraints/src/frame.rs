@@ -10,7 +10,7 @@
 //! Φ_p = Φ_ω' H (exact for any non-zero p, and equal to Φ_ω' · 2G(p) for unit p).
 
 use mbs_kinematics::euler_params::{g_matrix, rotation};
-use mbs_model::{BodyRef, Layout, Model, State};
+use mbs_model::{BodyRef, Layout, Model, StateView};
 use nalgebra::{Matrix3, Matrix3x4, Vector3, Vector4};
 
 use crate::error::ConstraintError;
@@ -67,7 +67,7 @@ impl BodyFrame {
     pub fn set_from_state(
         &mut self,
         model: &Model,
-        state: &State,
+        state: StateView<'_>,
         i: usize,
     ) -> Result<(), ConstraintError> {
         let name = || model.bodies()[i].name.clone();
@@ -82,7 +82,7 @@ impl BodyFrame {
                 }),
             }
         };
-        let q = &state.q.as_slice()[7 * i..7 * i + 7];
+        let q = state.body_q(i);
         check("position", &q[..3])?;
         check("Euler parameters", &q[3..])?;
         self.r = Vector3::new(q[0], q[1], q[2]);
@@ -97,8 +97,7 @@ impl BodyFrame {
         self.a = rotation(&self.p);
         let g = g_matrix(&self.p);
         self.omega_pdot = (2.0 / n2) * g;
-        let nv = state.layout.v_per_body();
-        let v = &state.v.as_slice()[nv * i..nv * i + nv];
+        let v = state.body_v(i);
         check("velocity", &v[..3])?;
         check("angular velocity", &v[3..])?;
         self.rdot = Vector3::new(v[0], v[1], v[2]);
@@ -130,7 +129,7 @@ pub fn frame_of<'a>(frames: &'a [BodyFrame], ground: &'a BodyFrame, b: BodyRef) 
 /// call) from `state`. Checks sizes and finiteness; errors name the body.
 pub fn update_frames(
     model: &Model,
-    state: &State,
+    state: StateView<'_>,
     frames: &mut Vec<BodyFrame>,
 ) -> Result<(), ConstraintError> {
     let n = model.n_bodies();
@@ -162,7 +161,7 @@ pub fn update_frames(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mbs_model::{BodyRef, ModelBuilder};
+    use mbs_model::{BodyRef, ModelBuilder, State};
     use nalgebra::Matrix3;
 
     /// The [ṙ, ṗ] frame of a non-unit p has the angular velocity of p/‖p‖, and H maps ṗ
@@ -188,8 +187,8 @@ mod tests {
         );
         let sp = s.to_layout(Layout::EulerParamsPdot);
         let (mut fw, mut fp) = (Vec::new(), Vec::new());
-        update_frames(&model, &s, &mut fw).unwrap();
-        update_frames(&model, &sp, &mut fp).unwrap();
+        update_frames(&model, s.view(), &mut fw).unwrap();
+        update_frames(&model, sp.view(), &mut fp).unwrap();
         assert!((fw[0].omega_body - fp[0].omega_body).norm() < 1e-14);
         assert!((fw[0].pdot - fp[0].pdot).norm() < 1e-14);
         assert!((fw[0].omega - fp[0].omega).norm() < 1e-14);
@@ -197,7 +196,7 @@ mod tests {
         let mut scaled = sp.clone();
         scaled.q.fixed_rows_mut::<4>(3).scale_mut(2.0);
         scaled.v.fixed_rows_mut::<4>(3).scale_mut(2.0);
-        update_frames(&model, &scaled, &mut fp).unwrap();
+        update_frames(&model, scaled.view(), &mut fp).unwrap();
         assert!((fp[0].omega_body - fw[0].omega_body).norm() < 1e-14);
         assert!((fp[0].a - fw[0].a).norm() < 1e-14);
     }

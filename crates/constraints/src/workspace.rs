@@ -2,7 +2,7 @@
 //! (the global fills are in [`crate::fill`]). Nothing here allocates after
 //! [`Workspace::new`].
 
-use mbs_model::{BodyRef, Layout, Model, State};
+use mbs_model::{BodyRef, Layout, Model, StateView};
 use nalgebra::Vector3;
 
 use crate::assembly::{ConstraintSource, SystemLayout};
@@ -79,13 +79,15 @@ impl Workspace {
         self.t
     }
 
-    /// Frames only ([`update_frames`]).
-    pub fn update_frames(
+    /// Frames only ([`update_frames`]). `state` is a [`State`](mbs_model::State) or a borrowed
+    /// [`StateView`] (e.g. the halves of an integrator's y, no copy).
+    pub fn update_frames<'s>(
         &mut self,
         model: &Model,
         sys: &SystemLayout,
-        state: &State,
+        state: impl Into<StateView<'s>>,
     ) -> Result<(), ConstraintError> {
+        let state = state.into();
         if state.layout != sys.layout {
             return Err(ConstraintError::LayoutMismatch {
                 expected: sys.layout,
@@ -97,13 +99,15 @@ impl Workspace {
         Ok(())
     }
 
-    /// Frames and every constraint block (Φ, Jacobian blocks in both forms, Φ_t, γ).
-    pub fn evaluate_constraints(
+    /// Frames and every constraint block (Φ, Jacobian blocks in both forms, Φ_t, γ)
+    /// at `state` (a [`State`](mbs_model::State) or a borrowed [`StateView`]).
+    pub fn evaluate_constraints<'s>(
         &mut self,
         model: &Model,
         sys: &SystemLayout,
-        state: &State,
+        state: impl Into<StateView<'s>>,
     ) -> Result<(), ConstraintError> {
+        let state = state.into();
         self.update_frames(model, sys, state)?;
         let t = state.t;
         let pdot = sys.layout == Layout::EulerParamsPdot;
@@ -150,12 +154,13 @@ impl Workspace {
     }
 
     /// Everything: constraints ([`Self::evaluate_constraints`]) and applied forces and
-    /// potential energy ([`Self::evaluate_forces`]).
-    pub fn evaluate(
+    /// potential energy ([`Self::evaluate_forces`]) at `state` (a [`State`](mbs_model::State) or a
+    /// borrowed [`StateView`]).
+    pub fn evaluate<'s>(
         &mut self,
         model: &Model,
         sys: &SystemLayout,
-        state: &State,
+        state: impl Into<StateView<'s>>,
     ) -> Result<(), ConstraintError> {
         self.evaluate_constraints(model, sys, state)?;
         self.evaluate_forces(model);

@@ -71,7 +71,6 @@
 
 pub mod accelerations;
 pub mod assembly;
-pub mod bench;
 pub mod disassembly;
 pub mod error;
 pub mod handles;

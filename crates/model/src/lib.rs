@@ -39,6 +39,6 @@ pub use joint::{Joint, JointKind};
 pub use marker::{Marker, frame_from_z};
 pub use model::{Model, ModelParts};
 pub use shape::{Geometry, Rgb, Shape};
-pub use state::{Layout, State};
+pub use state::{Layout, State, StateView};
 pub use time_function::TimeFunction;
 pub use topology::{AssemblyNode, AssemblyTree, Component, Topology};

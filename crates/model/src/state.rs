@@ -39,6 +39,51 @@ impl Layout {
     }
 }
 
+/// Time, positions and velocities of a model in one [`Layout`], borrowed: e.g. the
+/// two halves of an integrator's y = [q; v], evaluated without a copy into a
+/// [`State`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StateView<'a> {
+    /// Layout of `q` and `v`.
+    pub layout: Layout,
+    /// Time.
+    pub t: f64,
+    /// Positions (7 per body).
+    pub q: &'a [f64],
+    /// Velocities ([`Layout::v_per_body`] per body).
+    pub v: &'a [f64],
+}
+
+impl<'a> StateView<'a> {
+    /// The view of positions `q` and velocities `v` in `layout` at time `t`.
+    pub fn new(layout: Layout, t: f64, q: &'a [f64], v: &'a [f64]) -> Self {
+        Self { layout, t, q, v }
+    }
+
+    /// Number of bodies.
+    pub fn n_bodies(&self) -> usize {
+        self.q.len() / self.layout.q_per_body()
+    }
+
+    /// The position coordinates [r, p] of body i (7).
+    pub fn body_q(&self, i: usize) -> &'a [f64] {
+        let n = self.layout.q_per_body();
+        &self.q[n * i..n * i + n]
+    }
+
+    /// The velocity coordinates of body i: [ṙ, ṗ] (7) or [ṙ, ω'] (6) by layout.
+    pub fn body_v(&self, i: usize) -> &'a [f64] {
+        let n = self.layout.v_per_body();
+        &self.v[n * i..n * i + n]
+    }
+}
+
+impl<'a> From<&'a State> for StateView<'a> {
+    fn from(s: &'a State) -> Self {
+        s.view()
+    }
+}
+
 /// Time, positions and velocities of a model in one [`Layout`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct State {
@@ -83,6 +128,11 @@ impl State {
     /// Number of bodies.
     pub fn n_bodies(&self) -> usize {
         self.q.len() / self.layout.q_per_body()
+    }
+
+    /// The state borrowed as a [`StateView`].
+    pub fn view(&self) -> StateView<'_> {
+        StateView::new(self.layout, self.t, self.q.as_slice(), self.v.as_slice())
     }
 
     /// Centre-of-mass position of body i.

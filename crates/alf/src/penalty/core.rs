@@ -14,7 +14,7 @@ use std::sync::Arc;
 use mbs_constraints::{ConstraintError, ConstraintSource, SystemLayout, Workspace};
 use mbs_kinematics::euler_params::pdot_from_omega_body;
 use mbs_kinematics::implicit_update::midpoint_update_body;
-use mbs_model::{Layout, Model, State};
+use mbs_model::{Layout, Model, State, StateView};
 use nalgebra::{Matrix3, Vector3, Vector4};
 
 use crate::error::AlfError;
@@ -39,7 +39,6 @@ pub(crate) struct Core {
     pub model: Arc<Model>,
     pub sys: SystemLayout,
     pub ws: Workspace,
-    state: State,
     /// 1/m per body.
     pub inv_mass: Vec<f64>,
     /// Lower Cholesky factor L of J' = L Lᵀ per body (M⁻¹ = L⁻ᵀ L⁻¹ on ω').
@@ -85,7 +84,6 @@ impl Core {
             chol_inertia.push(chol.l());
         }
         Ok(Self {
-            state: State::zeros(Layout::EulerParamsOmega, nb),
             model,
             sys,
             ws,
@@ -124,12 +122,10 @@ impl Core {
     /// Evaluates frames and constraint blocks at (t, x, v) and fills Φ, Φ_t, γ;
     /// with `forces` also F.
     pub fn evaluate(&mut self, t: f64, x: &[f64], v: &[f64], forces: bool) -> Result<(), AlfError> {
-        self.state.t = t;
-        self.state.q.as_mut_slice().copy_from_slice(x);
-        self.state.v.as_mut_slice().copy_from_slice(v);
+        let state = StateView::new(Layout::EulerParamsOmega, t, x, v);
         let r = (|| {
             self.ws
-                .evaluate_constraints(&self.model, &self.sys, &self.state)?;
+                .evaluate_constraints(&self.model, &self.sys, state)?;
             self.ws.phi(&self.sys, &mut self.phi)?;
             self.ws.phi_t(&self.sys, &mut self.phi_t)?;
             self.ws.gamma(&self.sys, &mut self.gamma)?;

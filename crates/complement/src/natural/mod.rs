@@ -51,7 +51,7 @@ use mbs_linalg::Par;
 use mbs_linalg::nullspace::{
     NullSpaceMethod, NullSpaceParams, NullSpaceWorkspace, null_space_into,
 };
-use mbs_model::{Layout, Model, State};
+use mbs_model::{Layout, Model, State, StateView};
 use nalgebra::{DMatrix, DVector, DVectorView, Vector3, Vector4};
 
 use crate::basis::{min_norm_solve_into, particular_into};
@@ -140,7 +140,6 @@ pub struct NaturalPartitioning {
     params: NaturalParams,
     sys: SystemLayout,
     ws: Workspace,
-    state: State,
     tree: OpenTree,
     stats: NaturalStats,
     y0: Vec<f64>,
@@ -297,7 +296,6 @@ impl NaturalPartitioning {
         let work = NaturalWork::new(&model, &sys, &tree);
         let mut np = Self {
             work,
-            state: State::zeros(Layout::EulerParamsOmega, model.n_bodies()),
             model,
             params,
             sys,
@@ -516,13 +514,16 @@ impl NaturalPartitioning {
         self.stats
     }
 
-    fn load(&mut self, t: f64, q: &[f64], v: &[f64]) -> Result<(), ComplementError> {
+    /// (t, q, u̇) as a borrowed state (the lengths checked).
+    fn view<'s>(
+        &self,
+        t: f64,
+        q: &'s [f64],
+        v: &'s [f64],
+    ) -> Result<StateView<'s>, ComplementError> {
         check_len("positions", self.n_q(), q.len())?;
         check_len("velocities", self.n_v(), v.len())?;
-        self.state.t = t;
-        self.state.q.as_mut_slice().copy_from_slice(q);
-        self.state.v.as_mut_slice().copy_from_slice(v);
-        Ok(())
+        Ok(StateView::new(Layout::EulerParamsOmega, t, q, v))
     }
 
     /// ü = [r̈, ω̇'] per body at (t, q, u̇) into `udd` (length 6 n_b).
@@ -537,10 +538,10 @@ impl NaturalPartitioning {
         udd: &mut [f64],
     ) -> Result<(), ComplementError> {
         check_len("accelerations", self.n_v(), udd.len())?;
-        self.load(t, q, v)?;
+        let state = self.view(t, q, v)?;
         let ev = |e| ComplementError::Evaluation { t, source: e };
         self.ws
-            .evaluate(&self.model, &self.sys, &self.state)
+            .evaluate(&self.model, &self.sys, state)
             .map_err(ev)?;
         let m = self.sys.n_rows();
         let m_h = self.sys.n_holonomic();
@@ -850,9 +851,9 @@ impl NaturalPartitioning {
     /// columns, into `work.jac`) at (t, q).
     fn eval_positions(&mut self, t: f64, q: &[f64], v: &[f64]) -> Result<(), ComplementError> {
         let ev = |e| ComplementError::Evaluation { t, source: e };
-        self.load(t, q, v)?;
+        let state = self.view(t, q, v)?;
         self.ws
-            .evaluate_constraints(&self.model, &self.sys, &self.state)
+            .evaluate_constraints(&self.model, &self.sys, state)
             .map_err(ev)?;
         let w = &mut self.work;
         self.ws.phi(&self.sys, &mut w.phi_all).map_err(ev)?;
