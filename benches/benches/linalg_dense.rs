@@ -6,8 +6,8 @@ use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use mbs_linalg::dense::{DenseCholesky, DenseKkt, DenseKktParams};
-use mbs_linalg::synthetic::ChainSystem;
 use mbs_linalg::{KktSolver, SpdSolver};
+use mbs_mechanisms::synthetic::ChainSystem;
 
 fn dense(c: &mut Criterion) {
     let mut g = c.benchmark_group("linalg_dense");

@@ -7,7 +7,7 @@ use std::hint::black_box;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use mbs_linalg::Par;
 use mbs_linalg::pcg::{PcgParams, PcgSolver, Preconditioner};
-use mbs_linalg::synthetic::ChainSystem;
+use mbs_mechanisms::synthetic::ChainSystem;
 
 fn pcg(c: &mut Criterion) {
     let mut g = c.benchmark_group("linalg_pcg");

@@ -7,7 +7,7 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use mbs_linalg::sparse::{
     SparseCholesky, SparseCholeskyParams, SparseKkt, SparseKktParams, SparsePattern,
 };
-use mbs_linalg::synthetic::ChainSystem;
+use mbs_mechanisms::synthetic::ChainSystem;
 
 fn sparse(c: &mut Criterion) {
     let mut g = c.benchmark_group("linalg_sparse");

@@ -11,7 +11,6 @@ mod rng;
 pub mod scratch;
 pub mod small;
 pub mod sparse;
-pub mod synthetic;
 mod traits;
 
 pub use backend::{AnyKktSolver, AnySpdSolver, KktBackend, SpdBackend};

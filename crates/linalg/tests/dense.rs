@@ -3,8 +3,8 @@
 mod common;
 
 use common::*;
+use mbs_linalg::SplitMix64;
 use mbs_linalg::dense::{DenseCholesky, DenseKkt, DenseKktParams, DenseLdlt, DenseLu, KktMode};
-use mbs_linalg::synthetic::SplitMix64;
 use mbs_linalg::{KktSolver, LinalgError, SpdSolver};
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
@@ -194,8 +194,8 @@ fn trait_objects_select_backends() {
 #[test]
 fn backends_selected_by_enum_agree() {
     use mbs_linalg::sparse::{SparseCholeskyParams, SparseKktParams, SparsePattern};
-    use mbs_linalg::synthetic::ChainSystem;
     use mbs_linalg::{AnyKktSolver, AnySpdSolver, KktBackend, SpdBackend};
+    use mbs_mechanisms::synthetic::ChainSystem;
     let sys = ChainSystem::closed_loop(10, 4);
     let (n, m) = (sys.n(), sys.m());
     let (ae, av) = sys.augmented_triplets(10.0);

@@ -15,8 +15,8 @@ use mbs_linalg::pcg::{PcgParams, PcgSolver, Preconditioner};
 use mbs_linalg::sparse::{
     SparseCholesky, SparseCholeskyParams, SparseKkt, SparseKktParams, SparsePattern,
 };
-use mbs_linalg::synthetic::ChainSystem;
 use mbs_linalg::{KktSolver, SpdSolver};
+use mbs_mechanisms::synthetic::ChainSystem;
 
 struct Counting;
 

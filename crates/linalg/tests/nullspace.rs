@@ -6,11 +6,11 @@ mod common;
 
 use common::*;
 use mbs_linalg::LinalgError;
+use mbs_linalg::SplitMix64;
 use mbs_linalg::nullspace::{
     CoordinatePartitioning, NullSpace, NullSpaceBasis, NullSpaceMethod, NullSpaceParams,
     NullSpaceSolver, gauss_jordan, null_space,
 };
-use mbs_linalg::synthetic::SplitMix64;
 use nalgebra::DMatrix;
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
@@ -127,7 +127,7 @@ proptest! {
 fn mechanism_jacobian_with_redundant_loop() {
     // A closed loop of spherical joints on 8 bodies has full row rank; stacking
     // a duplicated joint makes 3 rows redundant.
-    let sys = mbs_linalg::synthetic::ChainSystem::closed_loop(8, 3);
+    let sys = mbs_mechanisms::synthetic::ChainSystem::closed_loop(8, 3);
     let phi0 = sys.dense_jacobian();
     let (m0, n) = phi0.shape();
     let mut phi = DMatrix::zeros(m0 + 3, n);

@@ -10,10 +10,10 @@
 mod common;
 
 use common::*;
+use mbs_linalg::SplitMix64;
 use mbs_linalg::nullspace::{
     NullSpaceMethod, NullSpaceParams, NullSpaceWorkspace, null_space, null_space_into,
 };
-use mbs_linalg::synthetic::SplitMix64;
 use nalgebra::DMatrix;
 
 /// Checks `P` and `S` of `ws` for `phi` (rank `rank`) against a fresh computation.

@@ -7,8 +7,8 @@ mod common;
 
 use common::*;
 use mbs_linalg::pcg::{PcgParams, PcgSolver, Preconditioner};
-use mbs_linalg::synthetic::ChainSystem;
 use mbs_linalg::{LinalgError, Par};
+use mbs_mechanisms::synthetic::ChainSystem;
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;

@@ -4,12 +4,13 @@
 mod common;
 
 use common::*;
+use mbs_linalg::SplitMix64;
 use mbs_linalg::dense::{DenseKkt, DenseKktParams, KktMode};
 use mbs_linalg::sparse::{
     SparseCholesky, SparseCholeskyParams, SparseKkt, SparseKktParams, SparsePattern,
 };
-use mbs_linalg::synthetic::{ChainSystem, SplitMix64};
 use mbs_linalg::{KktSolver, LinalgError, SpdSolver};
+use mbs_mechanisms::synthetic::ChainSystem;
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;

@@ -25,6 +25,7 @@
 //! | Chiou 1990: vehicle | [`vehicle`](mod@vehicle) |
 //! | Pękal & Frączek: McPherson struts | [`mcpherson`] |
 //! | rolling disc on a plane, steady circular or straight rolling (Routh art. 244) | [`rolling_disc`](mod@rolling_disc) |
+//! | synthetic chain/loop linear systems (mass and joint blocks, no model) for the linear-algebra tests and benches | [`synthetic`] |
 //! | IFToMM benchmark A02: N-four-bar with its exact motion | [`iftomm`] |
 //! | generators: chains, loops, ladders, random trees and loops | [`generators`] |
 //!
@@ -52,6 +53,7 @@ pub mod registry;
 pub mod rolling_disc;
 #[cfg(feature = "proptest")]
 pub mod strategy;
+pub mod synthetic;
 mod util;
 pub mod vehicle;
 

@@ -61,7 +61,7 @@ pub fn jacobi_eigen(a: &mut [f64], n: usize, q: &mut [f64]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::synthetic::SplitMix64;
+    use crate::SplitMix64;
     use nalgebra::DMatrix;
 
     #[test]

@@ -71,7 +71,7 @@ pub fn lu_solve(a: &[f64], n: usize, piv: &[usize], b: &mut [f64]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::synthetic::SplitMix64;
+    use crate::SplitMix64;
 
     #[test]
     fn solves_a_random_system_and_refuses_a_singular_one() {

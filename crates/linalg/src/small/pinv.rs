@@ -116,7 +116,7 @@ fn jacobi_pinv(k: &mut [f64], n: usize, tol: f64, scratch: &mut [f64]) -> usize 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::synthetic::SplitMix64;
+    use crate::SplitMix64;
     use nalgebra::DMatrix;
 
     fn random(rng: &mut SplitMix64, r: usize, c: usize) -> DMatrix<f64> {

@@ -1,7 +1,7 @@
 //! Random test matrices shared by the integration tests.
 #![allow(dead_code)]
 
-use mbs_linalg::synthetic::SplitMix64;
+use mbs_linalg::SplitMix64;
 use nalgebra::DMatrix;
 
 pub fn random_matrix(rng: &mut SplitMix64, r: usize, c: usize) -> DMatrix<f64> {

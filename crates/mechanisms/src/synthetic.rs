@@ -1,4 +1,5 @@
-//! Synthetic chain- and loop-structured systems for tests and benchmarks.
+//! Synthetic chain- and loop-structured linear systems (mass blocks and joint
+//! Jacobian blocks, no model) for the tests and benchmarks of `mbs-linalg`.
 //!
 //! `nb` rigid bodies with velocity layout `[ṙ, ω']` (6 per body, constant mass
 //! matrix `diag(m I, J')`), connected in a chain by spherical joints at the link
@@ -12,9 +13,9 @@
 
 use nalgebra::{DMatrix, Matrix3, Vector3};
 
-use crate::LinalgError;
-pub use crate::SplitMix64;
-use crate::pcg::{ArrowheadOperator, JointBlocks};
+use mbs_linalg::LinalgError;
+use mbs_linalg::SplitMix64;
+use mbs_linalg::pcg::{ArrowheadOperator, JointBlocks};
 
 /// A chain or closed loop of spatial bodies with spherical joints.
 #[derive(Debug, Clone)]
