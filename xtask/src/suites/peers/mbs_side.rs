@@ -14,9 +14,9 @@ use crate::suites::scaling::time_rhs;
 pub const CANDIDATES: [&str; 4] = ["alf-dca-proj", "hdca", "lagrange-projection", "alf-index1"];
 /// Tolerances tried, loose to tight (rtol = atol).
 pub const TOLERANCES: [f64; 4] = [1e-6, 1e-8, 1e-10, 1e-12];
-/// A candidate whose run takes longer than this [s, wall] is not tried at tighter
-/// tolerances.
-const RUN_BUDGET_S: f64 = 60.0;
+/// A candidate whose run takes longer than this [s, CPU time: wall time on a shared
+/// machine says little] is not tried at tighter tolerances, nor on larger cases.
+const RUN_BUDGET_S: f64 = 20.0;
 
 /// One mbs configuration on one case.
 #[derive(Clone, Debug)]
@@ -46,6 +46,23 @@ fn median(v: &[f64]) -> f64 {
 }
 
 impl MbsRun {
+    fn empty(method: &str, integrator: IntegratorChoice) -> Self {
+        Self {
+            method: method.to_string(),
+            integrator,
+            wall: Vec::new(),
+            cpu: Vec::new(),
+            energy_error: f64::NAN,
+            phi: f64::NAN,
+            positions: None,
+            rhs_evals: 0,
+            steps: 0,
+            rejected: 0,
+            projections: 0,
+            error: None,
+        }
+    }
+
     pub fn label(&self) -> String {
         format!("{} / {}", self.method, integrator_label(&self.integrator))
     }
@@ -92,22 +109,29 @@ fn sample_times(t_end: f64) -> Vec<f64> {
     (0..=n).map(|k| k as f64 / per_second).collect()
 }
 
-/// One run of `method` with `integrator` on `model` over `t_end`, on one thread.
+/// One run of `method` with `integrator` on `model` over `t_end`, on one thread, with
+/// an output sample every [`T_SAMPLE`].
 pub fn run_once(model: &Model, method: &str, integrator: IntegratorChoice, t_end: f64) -> MbsRun {
-    let mut r = MbsRun {
-        method: method.to_string(),
-        integrator,
-        wall: Vec::new(),
-        cpu: Vec::new(),
-        energy_error: f64::NAN,
-        phi: f64::NAN,
-        positions: None,
-        rhs_evals: 0,
-        steps: 0,
-        rejected: 0,
-        projections: 0,
-        error: None,
-    };
+    run_sampled(model, method, integrator, t_end, sample_times(t_end))
+}
+
+/// CPU time [s] of `run`'s configuration with three output samples only (t = 0, 1 s,
+/// t_end): the method's own cost without most of the facade's per-sample work
+/// (energies, constraint norms, the singular-value watch of small models).
+pub fn cpu_few_samples(model: &Model, run: &MbsRun, t_end: f64) -> f64 {
+    let times = vec![0.0, T_POSITIONS.min(t_end), t_end];
+    let r = run_sampled(model, &run.method, run.integrator, t_end, times);
+    if r.ok() { r.cpu_median() } else { f64::NAN }
+}
+
+fn run_sampled(
+    model: &Model,
+    method: &str,
+    integrator: IntegratorChoice,
+    t_end: f64,
+    times: Vec<f64>,
+) -> MbsRun {
+    let mut r = MbsRun::empty(method, integrator);
     let m: Method = match method.parse() {
         Ok(m) => m,
         Err(e) => {
@@ -119,7 +143,7 @@ pub fn run_once(model: &Model, method: &str, integrator: IntegratorChoice, t_end
         .method(m)
         .integrator(integrator)
         .t_end(t_end)
-        .sampling(Sampling::Times(sample_times(t_end)))
+        .sampling(Sampling::Times(times))
         .guard(false);
     let pool = match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
         Ok(p) => p,
@@ -188,22 +212,46 @@ fn too_slow(method: &str, model: &Model) -> Option<String> {
     }
 }
 
-/// The default method of the facade for `model` (what a user who names none gets).
-pub fn default_method(model: &Model) -> String {
-    Simulation::new(model.clone()).get_method().to_string()
+/// The default method and integrator of the facade on `model` (what a user who names
+/// none gets), timed with repeats, unless one RHS is too slow for the budget.
+pub fn run_default(model: &Model, t_end: f64, repeats: usize, budget: f64) -> MbsRun {
+    let method = Simulation::new(model.clone()).get_method().to_string();
+    let integrator = IntegratorChoice::default();
+    if let Some(why) = too_slow(&method, model) {
+        let mut r = MbsRun::empty(&method, integrator);
+        r.error = Some(why);
+        return r;
+    }
+    let mut r = run_once(model, &method, integrator, t_end);
+    repeat(&mut r, model, t_end, repeats, budget);
+    r
 }
 
+/// Methods found too slow on an earlier case: (bodies of that case, why). A method is
+/// skipped on cases with at least as many bodies.
+pub type TooSlow = std::collections::HashMap<String, (usize, String)>;
+
 /// Every candidate on `case` (single timings), and notes on those skipped.
-pub fn candidates(case: &Case, model: &Model) -> (Vec<MbsRun>, Vec<String>) {
-    let mut methods: Vec<String> = CANDIDATES.iter().map(|s| s.to_string()).collect();
-    let default = default_method(model);
+pub fn candidates(case: &Case, model: &Model, slow: &mut TooSlow) -> (Vec<MbsRun>, Vec<String>) {
+    // MBS_PEERS_METHODS=hdca,alf-dca-proj restricts the candidates (for reruns)
+    let mut methods: Vec<String> = match std::env::var("MBS_PEERS_METHODS") {
+        Ok(list) if !list.trim().is_empty() => {
+            list.split(',').map(|s| s.trim().to_string()).collect()
+        }
+        _ => CANDIDATES.iter().map(|s| s.to_string()).collect(),
+    };
+    let default = Simulation::new(model.clone()).get_method().to_string();
     if !methods.contains(&default) {
         methods.push(default);
     }
     let mut runs = Vec::new();
     let mut notes = Vec::new();
     for method in &methods {
-        if let Some(why) = too_slow(method, model) {
+        let earlier = slow
+            .get(method)
+            .filter(|(n, _)| model.n_bodies() >= *n)
+            .map(|(_, why)| why.clone());
+        if let Some(why) = earlier.or_else(|| too_slow(method, model)) {
             eprintln!("  mbs / {} / {method}: {why}", case.id);
             notes.push(format!("{method}: {why}"));
             continue;
@@ -231,11 +279,25 @@ pub fn candidates(case: &Case, model: &Model) -> (Vec<MbsRun>, Vec<String>) {
                         Some(e) => format!("failed: {e}"),
                     }
                 );
-                let (ok, slow, met) = (r.ok(), r.wall_median() > RUN_BUDGET_S, r.meets(case));
+                let (ok, over, met) = (r.ok(), r.cpu_median() > RUN_BUDGET_S, r.meets(case));
+                if over && tol == TOLERANCES[0] {
+                    slow.insert(
+                        method.clone(),
+                        (
+                            model.n_bodies(),
+                            format!(
+                                "skipped: {} took {:.0} s CPU on {} at the loosest tolerance",
+                                r.label(),
+                                r.cpu_median(),
+                                case.id
+                            ),
+                        ),
+                    );
+                }
                 runs.push(r);
                 // tighter tolerances are slower: stop after a failure, a slow run, or
                 // one more run past the first that met the targets (for the reference)
-                if !ok || slow || met_once {
+                if !ok || over || met_once {
                     break;
                 }
                 met_once = met;

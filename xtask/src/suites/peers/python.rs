@@ -143,11 +143,14 @@ pub fn run_script(
         .join("xtask")
         .join("peers")
         .join(format!("{engine}_peer.py"));
-    let _ = std::fs::remove_file(out_file);
+    // the script runs in its own directory: give it absolute paths
+    let abs = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let (case_file, out_file) = (abs(case_file), abs(out_file));
+    let _ = std::fs::remove_file(&out_file);
     let mut child = Command::new(python)
         .arg(&script)
-        .arg(case_file)
-        .arg(out_file)
+        .arg(&case_file)
+        .arg(&out_file)
         .current_dir(script.parent().unwrap_or(Path::new(".")))
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -186,6 +189,6 @@ pub fn run_script(
         return Err(format!("{status}: {tail}"));
     }
     let text =
-        std::fs::read_to_string(out_file).map_err(|e| format!("{}: {e}", out_file.display()))?;
+        std::fs::read_to_string(&out_file).map_err(|e| format!("{}: {e}", out_file.display()))?;
     serde_json::from_str(&text).map_err(|e| format!("{}: {e}", out_file.display()))
 }
