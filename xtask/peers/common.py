@@ -172,6 +172,15 @@ class Mechanism:
             raise CaseError(f"model: bodies not connected to ground: {', '.join(missing)}")
         self.closures = [ji for ji in range(len(self.joints)) if ji not in used]
 
+    def closure_ends(self, ji):
+        """The two ends of loop-closing joint `ji` as ((body, local point), (body or
+        None for ground, local point)), the first always a body."""
+        j = self.joints[ji]
+        ends = [(j.bi, j.si), (j.bj, j.sj)]
+        if ends[0][0] is None:
+            ends.reverse()
+        return ends
+
     def depth_first(self):
         """Bodies of the spanning tree in depth-first order (every subtree contiguous,
         as Pinocchio's algorithms require)."""

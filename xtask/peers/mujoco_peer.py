@@ -65,11 +65,7 @@ def mjcf(mech, variant):
     solref = variant.get("solref", [2 * h, 1.0])
     eq = []
     for ji in mech.closures:
-        j = mech.joints[ji]
-        ends = [(j.bi, j.si), (j.bj, j.sj)]
-        if ends[0][0] is None:
-            ends.reverse()
-        (b1, s1), (b2, _) = ends
+        (b1, s1), (b2, _) = mech.closure_ends(ji)
         attrs = f'body1="b{b1}" body2="{"world" if b2 is None else f"b{b2}"}" anchor="{_fmt(s1)}"'
         if solref != "default":
             attrs += f' solref="{_fmt(solref)}"'

@@ -17,7 +17,7 @@ import numpy as np
 import pinocchio as pin
 from scipy.integrate import solve_ivp
 
-from common import CaseError, main, sample_times
+from common import main, sample_times
 
 
 def setup(mech, case, variant):
@@ -38,14 +38,11 @@ def setup(mech, case, variant):
     data = model.createData()
     constraints = []
     for ji in mech.closures:
-        j = mech.joints[ji]
-        ends = [(j.bi, j.point), (j.bj, j.point)]
-        if ends[0][0] is None:
-            ends.reverse()
-        (b1, p1), (b2, p2) = ends
-        pl1 = pin.SE3(np.eye(3), p1 - origin[b1])
+        (b1, _), (b2, _) = mech.closure_ends(ji)
+        p = mech.joints[ji].point
+        pl1 = pin.SE3(np.eye(3), p - origin[b1])
         j2 = 0 if b2 is None else jid[b2]
-        pl2 = pin.SE3(np.eye(3), p2 - (np.zeros(3) if b2 is None else origin[b2]))
+        pl2 = pin.SE3(np.eye(3), p - (np.zeros(3) if b2 is None else origin[b2]))
         cm = pin.RigidConstraintModel(pin.ContactType.CONTACT_3D, model, jid[b1], pl1, j2, pl2, pin.ReferenceFrame.LOCAL)
         kp, kd = float(variant.get("kp", 0.0)), float(variant.get("kd", 0.0))
         if kp or kd:

@@ -113,32 +113,25 @@ fn bad_parameters_are_errors_naming_key_and_value() {
 /// conserves energy, and a ladder of coupled loops keeps its loops closed.
 #[test]
 fn generated_mechanisms_conserve_energy_and_stay_closed() {
-    let chain = Simulation::builtin("chain:n=6,length=0.2,inertia=0.25")
-        .unwrap()
-        .method("lagrange-projection".parse().unwrap())
-        .integrator(IntegratorChoice::Rk45 {
-            rtol: 1e-10,
-            atol: 1e-10,
-        })
-        .t_end(1.0)
-        .samples(20)
-        .run()
-        .unwrap();
+    let run = |spec: &str| {
+        Simulation::builtin(spec)
+            .unwrap()
+            .method("lagrange-projection".parse().unwrap())
+            .integrator(IntegratorChoice::Rk45 {
+                rtol: 1e-10,
+                atol: 1e-10,
+            })
+            .t_end(1.0)
+            .samples(20)
+            .run()
+            .unwrap()
+    };
+    let chain = run("chain:n=6,length=0.2,inertia=0.25");
     assert!(chain.energy_drift() < 1e-7, "{}", chain.energy_drift());
     // it falls: the links swing down from the horizontal
     let k = chain.len() - 1;
     assert!(chain.position(k, 5).y < -0.05, "{}", chain.position(k, 5).y);
-    let ladder = Simulation::builtin("ladder:n=2,length=0.2,inertia=0.25")
-        .unwrap()
-        .method("lagrange-projection".parse().unwrap())
-        .integrator(IntegratorChoice::Rk45 {
-            rtol: 1e-10,
-            atol: 1e-10,
-        })
-        .t_end(1.0)
-        .samples(20)
-        .run()
-        .unwrap();
+    let ladder = run("ladder:n=2,length=0.2,inertia=0.25");
     assert!(ladder.max_phi() < 1e-9, "{}", ladder.max_phi());
     assert!(ladder.energy_drift() < 1e-7, "{}", ladder.energy_drift());
 }
