@@ -11,7 +11,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use mbs::frontend::SAMPLE_LAYOUT;
 use mbs::mechanisms::{ChainJoint, open_chain};
 use mbs::model::{Model, State};
-use mbs::{Method, method::METHOD_NAMES, registry::build_front_end};
+use mbs::{Method, method::names, registry::build_front_end};
 
 fn models() -> Vec<(&'static str, Model)> {
     vec![
@@ -30,7 +30,8 @@ fn frontends(c: &mut Criterion) {
     let mut group = c.benchmark_group("rhs");
     for (model_name, model) in models() {
         let state = State::initial(&model, SAMPLE_LAYOUT);
-        for (name, _) in METHOD_NAMES {
+        let model = std::sync::Arc::new(model);
+        for (name, _) in names() {
             let Ok(method) = name.parse::<Method>() else {
                 continue;
             };

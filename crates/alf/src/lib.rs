@@ -13,7 +13,9 @@
 //!
 //! over any system implementing [`Descriptor`]; [`mechanism::MechanismDescriptor`]
 //! provides it for an `mbs-model` [`mbs_model::Model`] in absolute coordinates with
-//! Euler parameters and velocities [ṙ, ṗ].
+//! Euler parameters and velocities [ṙ, ṗ]. [`method`] runs these methods for the
+//! facade (method names, `key=value` parameters and the formulation built from an
+//! `Arc<Model>`, through `mbs-formulation`'s seam).
 
 pub mod alf;
 pub mod analytic;
@@ -26,6 +28,7 @@ pub mod index3;
 pub mod lagrange;
 pub mod leading;
 pub mod mechanism;
+pub mod method;
 pub mod params;
 pub mod penalty;
 pub mod penalty_scale;
@@ -42,11 +45,12 @@ pub use index3::{AlfIndex3, Index3Params, Index3Stats, Rule};
 pub use lagrange::LagrangeAccelerations;
 pub use leading::LeadingMatrix;
 pub use mechanism::MechanismDescriptor;
+pub use method::{AlfIndex1Params, LagrangeParams, PenaltyMethodParams};
 pub use params::{AlfParams, Baumgarte, Formulation, Projection, ProjectionParams};
 pub use penalty::{
     BaumgarteOde, InitialMultipliers, LambdaBackend, LambdaUpdate, OneStagePenalty, PenaltyOde,
     PenaltyParams, PenaltyStats, PenaltySystem, Violation,
 };
-pub use penalty_scale::{AlphaScale, EpsilonScale};
+pub use penalty_scale::{AlphaScale, DEFAULT_KAPPA, EpsilonScale};
 pub use projection::{ProjectionInfo, ProjectionKind, Projector};
 pub use sparse_alf::SparseAlf;

@@ -26,6 +26,11 @@ use mbs_model::{BodyRef, JointKind, Model};
 use crate::descriptor::{Descriptor, Level};
 use crate::error::AlfError;
 
+/// Default κ of the relative penalty α = κ · tr M / tr(Φ_qᵀΦ_q): the penalty term
+/// αΦ_qᵀΦ_q of L is then 1e4 times the mass matrix in trace, within the
+/// papers' 1e5…1e7 for unit masses and lengths.
+pub const DEFAULT_KAPPA: f64 = 1e4;
+
 /// How the penalty α is given.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum AlphaScale {
@@ -36,6 +41,9 @@ pub enum AlphaScale {
 }
 
 impl AlphaScale {
+    /// The default: relative, κ = [`DEFAULT_KAPPA`].
+    pub const DEFAULT: AlphaScale = AlphaScale::Relative(DEFAULT_KAPPA);
+
     /// The absolute α for `sys` at (t, q, q̇) (evaluates `sys` at `Level::Full`
     /// for the relative form).
     pub fn resolve(

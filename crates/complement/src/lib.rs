@@ -35,6 +35,11 @@
 //! by the adaptive integrators ([`mbs_integrators::OdeSystem`]) or the two-stage
 //! staggered scheme ([`mbs_integrators::PartitionedSystem`], procedure 5.5.7).
 //!
+//! # Methods
+//! [`method`]: the method names of both as the facade runs them, with the
+//! `key=value` parameters and the runs in their own coordinates (the
+//! `mbs-formulation` seam).
+//!
 //! # Benchmark helpers
 //! [`strut`] runs the paper's McPherson-strut sweep (methods × stabilizations ×
 //! RK45 tolerances) on a model supplied by the caller.
@@ -63,6 +68,7 @@ pub mod complement;
 pub mod coords;
 pub mod dynamics;
 pub mod error;
+pub mod method;
 pub mod natural;
 pub mod params;
 pub mod redundancy;
@@ -76,6 +82,7 @@ pub use coords::{Equations, Evaluator, Level, best_euler_sequence};
 pub use error::ComplementError;
 pub use mbs_kinematics::EulerSequence;
 pub use mbs_linalg::nullspace::NullSpaceMethod;
+pub use method::NEWTON_RAPHSON_TOL;
 pub use natural::{CutTreatment, NaturalParams, NaturalPartitioning, NaturalStats};
 pub use params::{ComplementParams, Coordinates, Stabilization};
 pub use workspace::ComplementWorkspace;

@@ -11,6 +11,8 @@
 //! - [`accelerations`]: the multiplier iterations, eqs 6–8 and 17;
 //! - [`projection`]: mass-orthogonal projections of positions (eqs 41–56) and
 //!   velocities (eqs 57–72) reusing the same assembly;
+//! - [`method`]: `alf-dca` and `alf-dca-proj` as the facade runs them (the
+//!   `mbs-formulation` seam);
 //! - [`system`]: [`AlfDca`], an [`mbs_integrators::OdeSystem`] on y = [q; v] with
 //!   velocities [ṙ, ω'] (see there for the layout and why it is equivalent to the
 //!   paper's [ṙ, ṗ]).
@@ -73,6 +75,7 @@ pub mod bench;
 pub mod disassembly;
 pub mod error;
 pub mod handles;
+pub mod method;
 pub mod params;
 pub mod projection;
 pub mod system;

@@ -36,6 +36,7 @@
 //! | `mbs_linalg::small::pinv_psd` | the inverses of eqs 26–27, 43, 45 (pseudo-inverse when redundant) |
 //! | [`hdca`] | eqs 6, 47–77; Pseudo-algorithm 3; state layout |
 //! | [`report`] | sec 3.2 figures (energy error, loop closure) |
+//! | [`method`] | the method `hdca` as the facade runs it (the `mbs-formulation` seam) |
 //!
 //! # Joint kinds
 //! Revolute, prismatic, cylindrical, spherical (Euler-parameter joint coordinate,
@@ -90,6 +91,7 @@
 pub mod error;
 pub mod hdca;
 pub mod joint;
+pub mod method;
 pub mod params;
 pub mod report;
 

@@ -142,14 +142,7 @@ impl fmt::Display for Integration {
 /// for the formulations whose papers use only adaptive integrators (ALF-DCA, HDCA, the
 /// complement family).
 pub fn own_fixed_step_rule(method: &Method, h: f64) -> IntegratorChoice {
-    match method {
-        Method::Lagrange { .. } | Method::Alf { .. } => IntegratorChoice::Midpoint { h },
-        Method::Penalty { .. } | Method::NaturalPartitioning => IntegratorChoice::Staggered { h },
-        Method::AlfIndex3 { .. }
-        | Method::AlfDca { .. }
-        | Method::Hdca
-        | Method::Complement { .. } => IntegratorChoice::Trapezoidal { h },
-    }
+    method.family_params().paper_fixed_step_rule(h)
 }
 
 /// How a cell ended.
@@ -321,10 +314,9 @@ pub fn run_cell(case: &Case, reference: &State, method: &Method, integration: In
     cell
 }
 
-/// Every method name of [`crate::method::METHOD_NAMES`] with its defaults.
+/// Every method name of [`crate::method::names`] with its defaults.
 pub fn all_methods() -> Vec<Method> {
-    crate::method::METHOD_NAMES
-        .iter()
+    crate::method::names()
         .filter_map(|(name, _)| Method::from_name(name).ok())
         .collect()
 }

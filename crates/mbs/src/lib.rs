@@ -11,8 +11,9 @@
 //! - [`animate`]: a self-contained HTML page that plays the motion in 3-D;
 //! - [`check()`]: validation and topology report;
 //! - [`compare()`]: the same run with several methods, one table;
-//! - [`frontend::FrontEnd`]: the seam every formulation plugs into, built by
-//!   [`registry::build_front_end`].
+//! - [`frontend::FrontEnd`] (`mbs_formulation::Formulation`): the seam every
+//!   formulation plugs into; each formulation crate builds its own from its params
+//!   ([`Method`] holds them), [`registry`] lists the methods.
 //!
 //! ```
 //! // The built-in mechanisms and a model file read the same way.
@@ -25,7 +26,11 @@
 //! ```
 
 pub use mbs_alf as alf;
+pub use mbs_complement as complement;
 pub use mbs_constraints as constraints;
+pub use mbs_dca as dca;
+pub use mbs_formulation as formulation;
+pub use mbs_hdca as hdca;
 pub use mbs_integrators as integrators;
 pub use mbs_kinematics as kinematics;
 pub use mbs_linalg as linalg;
@@ -38,7 +43,6 @@ pub mod compare;
 pub mod conformance;
 pub mod error;
 pub mod frontend;
-pub mod frontends;
 pub mod guard;
 pub mod integrator;
 pub mod manifest;

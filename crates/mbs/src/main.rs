@@ -110,7 +110,7 @@ struct Common {
     samples: usize,
     /// Largest number of steps of an adaptive integrator before the run stops with a
     /// "step limit reached" error.
-    #[arg(long, default_value_t = mbs::frontends::DEFAULT_MAX_STEPS)]
+    #[arg(long, default_value_t = mbs::frontend::DEFAULT_MAX_STEPS)]
     max_steps: usize,
     /// Turn off the wrong-motion guard: by default a run of a model whose energy is
     /// conserved stops when its energy drifts beyond what the integrator's accuracy
@@ -164,8 +164,15 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 }
             }
             outln!("\nMethods (--method NAME[:key=value…]):");
-            for (n, d) in mbs::method::METHOD_NAMES {
-                outln!("  {n:<28} {d}");
+            for m in mbs::registry::methods() {
+                outln!("  {:<28} {}", m.name, m.summary);
+                for p in m.defaults.specs() {
+                    let key = match p.default {
+                        Some(d) => format!("{}={d}", p.key),
+                        None => p.key.to_string(),
+                    };
+                    outln!("      {key:<24} {}", p.meaning);
+                }
             }
             outln!("\nIntegrators (--integrator NAME):");
             for (n, d) in mbs::integrator::INTEGRATOR_NAMES {

@@ -1,152 +1,65 @@
-//! The one place where a [`Method`] becomes a [`FrontEnd`]: adding a front-end is
-//! adding its arm here (and its adapter in [`crate::frontends`]).
+//! The table of methods: every method name of the formulation crates, in the order
+//! shown to users, and where a [`Method`] becomes a [`FrontEnd`].
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-use mbs_linalg::nullspace::NullSpaceMethod;
+use mbs_formulation::params::{MethodEntry, entries};
 use mbs_model::Model;
 
 use crate::error::Error;
-use crate::frontend::FrontEnd;
-use crate::frontends::reduced::{NaturalFrontEnd, ReducedFrontEnd};
-use crate::method::{ComplementKind, Method, Stabilization};
+use crate::frontend::{FrontEnd, FrontEndErrorKind};
+use crate::method::Method;
 
-/// The `mbs-linalg` null-space method of a complement variant.
-fn null_space_method(kind: ComplementKind) -> NullSpaceMethod {
-    match kind {
-        ComplementKind::ZeroEigenvalue => NullSpaceMethod::ZeroEigen,
-        ComplementKind::Schur => NullSpaceMethod::Schur,
-        ComplementKind::PutdHouseholder => NullSpaceMethod::PutdHouseholder,
-        ComplementKind::PutdGauss => NullSpaceMethod::PutdGauss,
-        ComplementKind::Svd => NullSpaceMethod::Svd,
-        ComplementKind::Qr => NullSpaceMethod::Qr,
-        ComplementKind::CoordinatePartitioning => NullSpaceMethod::CoordinatePartitioning,
-        ComplementKind::WangHuston => NullSpaceMethod::WangHuston,
-    }
+/// Every method of the formulation crates with its defaults, in the order shown to
+/// users (each crate's families in the order of its presets).
+pub fn methods() -> &'static [MethodEntry] {
+    static TABLE: OnceLock<Vec<MethodEntry>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        [
+            entries::<mbs_alf::LagrangeParams>(),
+            entries::<mbs_alf::AlfIndex1Params>(),
+            entries::<mbs_alf::Index3Params>(),
+            entries::<mbs_alf::PenaltyMethodParams>(),
+            entries::<mbs_dca::DcaParams>(),
+            entries::<mbs_hdca::HdcaParams>(),
+            entries::<mbs_complement::NaturalParams>(),
+            entries::<mbs_complement::ComplementParams>(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    })
 }
 
-fn not_implemented(method: &Method, krate: &str) -> Error {
-    Error::NotImplemented {
-        method: method.name().to_string(),
-        reason: format!("the front-end crate `{krate}` does not provide it yet"),
-    }
+/// The method called `name` (or an alias of it), lower case.
+pub fn find(name: &str) -> Option<&'static MethodEntry> {
+    methods()
+        .iter()
+        .find(|e| e.name == name || e.aliases.contains(&name))
 }
 
-/// Builds the front-end of `method` for `model`.
+/// Builds the front-end of `method` for `model` (shared, not copied).
 ///
-/// A method whose front-end does not exist yet gives [`Error::NotImplemented`] (never a
-/// panic).
-pub fn build_front_end(method: &Method, model: &Model) -> Result<Box<dyn FrontEnd>, Error> {
-    use crate::frontends::alf::{Index1FrontEnd, Index3FrontEnd, PenaltyFrontEnd};
-    let built: Option<Box<dyn FrontEnd>> =
-        match method {
-            Method::Lagrange { .. } | Method::Alf { .. } => {
-                Index1FrontEnd::new(method, model).map(|f| Box::new(f) as Box<dyn FrontEnd>)
-            }
-            Method::AlfIndex3 { .. } => {
-                Index3FrontEnd::new(method, model).map(|f| Box::new(f) as Box<dyn FrontEnd>)
-            }
-            Method::Penalty { .. } => {
-                PenaltyFrontEnd::new(method, model).map(|f| Box::new(f) as Box<dyn FrontEnd>)
-            }
-            Method::AlfDca {
-                alpha,
-                mu,
-                omega,
-                max_iter,
-                projections,
-            } => {
-                let model = Arc::new(model.clone());
-                let params = mbs_dca::DcaParams {
-                    alpha: *alpha,
-                    mu: *mu,
-                    omega: *omega,
-                    max_iter: *max_iter,
-                    projections: *projections,
-                    ..mbs_dca::DcaParams::default()
-                };
-                let sys = mbs_dca::AlfDca::new(model.clone(), params);
-                let every = usize::from(*projections);
-                Some(Box::new(ReducedFrontEnd::new(
-                    method.to_string(),
-                    model,
-                    sys,
-                    every,
-                )))
-            }
-            Method::Hdca => {
-                let model = Arc::new(model.clone());
-                let sys = mbs_hdca::Hdca::new(model.clone(), mbs_hdca::HdcaParams::default())
-                    .map_err(|e| Error::Unsupported {
-                        method: method.name().to_string(),
-                        message: e.to_string(),
-                    })?;
-                // the hook renormalises the joint Euler parameters
-                Some(Box::new(ReducedFrontEnd::new(
-                    method.to_string(),
-                    model,
-                    sys,
-                    1,
-                )))
-            }
-            Method::NaturalPartitioning => {
-                let model = Arc::new(model.clone());
-                // Newton–Raphson correction of the cut-joint (and tree) constraints in the
-                // projection hook: the staggered scheme's O(h²) errors otherwise make
-                // closed loops drift apart (the vehicle's suspension loops diverge)
-                let params = mbs_complement::NaturalParams {
-                    stabilization: mbs_complement::Stabilization::NewtonRaphson { tol: 1e-10 },
-                    ..mbs_complement::NaturalParams::default()
-                };
-                let sys = mbs_complement::NaturalPartitioning::new(model.clone(), params).map_err(
-                    |e| Error::Unsupported {
-                        method: method.name().to_string(),
-                        message: e.to_string(),
-                    },
-                )?;
-                Some(Box::new(NaturalFrontEnd::new(
-                    method.to_string(),
-                    model,
-                    sys,
-                )))
-            }
-            Method::Complement {
-                kind,
-                stabilization,
-            } => {
-                let model = Arc::new(model.clone());
-                let params = mbs_complement::ComplementParams {
-                    method: null_space_method(*kind),
-                    stabilization: match *stabilization {
-                        Stabilization::None => mbs_complement::Stabilization::None,
-                        Stabilization::Baumgarte { alpha, beta } => {
-                            mbs_complement::Stabilization::Baumgarte { alpha, beta }
-                        }
-                        Stabilization::NewtonRaphson => {
-                            mbs_complement::Stabilization::NewtonRaphson { tol: 1e-10 }
-                        }
-                    },
-                    ..mbs_complement::ComplementParams::default()
-                };
-                let sys = mbs_complement::Complement::new(model.clone(), params).map_err(|e| {
-                    Error::Unsupported {
-                        method: method.name().to_string(),
-                        message: e.to_string(),
-                    }
-                })?;
-                Some(Box::new(ReducedFrontEnd::new(
-                    method.to_string(),
-                    model,
-                    sys,
-                    1,
-                )))
-            }
-        };
-    built.ok_or_else(|| not_implemented(method, "mbs-alf"))
+/// A model the method cannot handle gives [`Error::Unsupported`] naming the element;
+/// a method without a front-end [`Error::NotImplemented`] (never a panic).
+pub fn build_front_end(method: &Method, model: &Arc<Model>) -> Result<Box<dyn FrontEnd>, Error> {
+    method
+        .family_params()
+        .build(model.clone())
+        .map_err(|e| match e.kind {
+            FrontEndErrorKind::NotImplemented => Error::NotImplemented {
+                method: method.name().to_string(),
+                reason: e.to_string(),
+            },
+            _ => Error::Unsupported {
+                method: method.name().to_string(),
+                message: e.to_string(),
+            },
+        })
 }
 
 /// Whether `method` has a front-end (without building one).
-pub fn is_implemented(method: &Method, model: &Model) -> bool {
+pub fn is_implemented(method: &Method, model: &Arc<Model>) -> bool {
     !matches!(
         build_front_end(method, model),
         Err(Error::NotImplemented { .. })

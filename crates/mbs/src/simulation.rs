@@ -2,8 +2,10 @@
 //! runs a front-end and turns its samples into a [`Trajectory`].
 
 use std::ops::ControlFlow;
+use std::sync::Arc;
 use std::time::Instant;
 
+use mbs_formulation::DivergenceCheck;
 use mbs_model::{Model, State};
 
 use crate::error::{Error, SimulationFailure};
@@ -75,7 +77,7 @@ impl Progress {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Simulation {
-    model: Model,
+    model: Arc<Model>,
     method: Method,
     integrator: IntegratorChoice,
     t_end: f64,
@@ -87,18 +89,19 @@ pub struct Simulation {
 }
 
 impl Simulation {
-    /// A simulation of `model` with the defaults: method `alf-index1`, RK45 at 1e-6,
-    /// t_end = 1, 200 output intervals.
-    pub fn new(model: Model) -> Self {
+    /// A simulation of `model` (a [`Model`] or an `Arc<Model>` shared with other
+    /// simulations; the front-ends share it too) with the defaults: method
+    /// `alf-index1`, RK45 at 1e-6, t_end = 1, 200 output intervals.
+    pub fn new(model: impl Into<Arc<Model>>) -> Self {
         Self {
-            model,
-            method: Method::from_name("alf-index1").unwrap_or(Method::Hdca),
+            model: model.into(),
+            method: Method::new(mbs_alf::AlfIndex1Params::default()),
             integrator: IntegratorChoice::default(),
             t_end: 1.0,
             sampling: Sampling::Intervals(200),
             initial: None,
             divergence_limit: 1e8,
-            max_steps: crate::frontends::DEFAULT_MAX_STEPS,
+            max_steps: crate::frontend::DEFAULT_MAX_STEPS,
             guard: true,
         }
     }
@@ -157,7 +160,7 @@ impl Simulation {
     }
 
     /// An adaptive integrator may take at most `steps` steps (accepted + rejected;
-    /// default [`crate::frontends::DEFAULT_MAX_STEPS`]); beyond that the run stops with a
+    /// default [`crate::frontend::DEFAULT_MAX_STEPS`]); beyond that the run stops with a
     /// "step limit reached" failure naming the state component that limited the
     /// step, so a run whose tolerances cannot be met with steps of reasonable size
     /// ends in bounded time. Once 10 000 steps (or a tenth of the limit) are done, a
@@ -189,6 +192,10 @@ impl Simulation {
 
     /// The model.
     pub fn model(&self) -> &Model {
+        &self.model
+    }
+    /// The model, shared.
+    pub fn shared_model(&self) -> &Arc<Model> {
         &self.model
     }
     /// The method.
@@ -223,8 +230,11 @@ impl Simulation {
         if phi <= 1e-10 && phi_dot <= 1e-10 || !(phi.is_finite() && phi_dot.is_finite()) {
             return Ok((initial, None));
         }
-        let model = std::sync::Arc::new(self.model.clone());
-        match mbs_alf::assemble(model, &initial, &mbs_alf::AssemblyParams::default()) {
+        match mbs_alf::assemble(
+            self.model.clone(),
+            &initial,
+            &mbs_alf::AssemblyParams::default(),
+        ) {
             Ok((s, r)) => Ok((
                 s,
                 Some(format!(
@@ -341,7 +351,7 @@ impl Simulation {
             progress: &mut progress,
             t0: initial.t,
             t_end: self.t_end,
-            limit: self.divergence_limit,
+            divergence: DivergenceCheck::new(&self.model, self.divergence_limit),
             diverged: None,
             body_names: self.model.bodies().iter().map(|b| b.name.clone()).collect(),
             stopped: None,
@@ -490,7 +500,7 @@ struct Recorder<'p, P: FnMut(Progress)> {
     progress: &'p mut P,
     t0: f64,
     t_end: f64,
-    limit: f64,
+    divergence: DivergenceCheck,
     diverged: Option<FrontEndError>,
     body_names: Vec<String>,
     /// The step-rate check stopped the run (samples are still recorded).
@@ -558,31 +568,6 @@ impl<P: FnMut(Progress)> Recorder<'_, P> {
             ),
         ))
     }
-
-    /// The first body whose coordinates are non-finite or beyond the limit.
-    fn check(&self, s: &State) -> Option<FrontEndError> {
-        let nq = SAMPLE_LAYOUT.q_per_body();
-        let nv = SAMPLE_LAYOUT.v_per_body();
-        for i in 0..s.n_bodies() {
-            let q = s.q.rows(nq * i, nq);
-            let v = s.v.rows(nv * i, nv);
-            let bad = q
-                .iter()
-                .chain(v.iter())
-                .find(|x| !x.is_finite() || x.abs() > self.limit);
-            if let Some(x) = bad {
-                let name = self.body_names.get(i).map_or("?", String::as_str);
-                return Some(
-                    FrontEndError::failed(
-                        s.t,
-                        format!("simulation diverged: a coordinate or velocity reached {x:e} (limit {:e})", self.limit),
-                    )
-                    .at(format!("body `{name}`")),
-                );
-            }
-        }
-        None
-    }
 }
 
 impl<P: FnMut(Progress)> SampleSink for Recorder<'_, P> {
@@ -602,7 +587,7 @@ impl<P: FnMut(Progress)> SampleSink for Recorder<'_, P> {
         if self.diverged.is_some() {
             return;
         }
-        if let Some(e) = self.check(&sample.state) {
+        if let Some(e) = self.divergence.check_state(&sample.state) {
             self.diverged = Some(e);
             return;
         }

@@ -215,12 +215,12 @@ fn methods_follow_the_steady_circle_or_refuse_naming_the_joint() {
     );
     let mut report = String::new();
     let mut worst = 0.0f64;
-    for (name, _) in mbs::method::METHOD_NAMES {
+    for (name, _) in mbs::method::names() {
         let method: mbs::Method = name.parse().unwrap();
         // each method with an integrator it is meant for: ALF-INDEX3 has its own
         // implicit rule, the penalty formulation (ε = 1e-6, stiff for RK45) Chiou's
         // staggered scheme
-        let integrator = match *name {
+        let integrator = match name {
             "alf-index3" => IntegratorChoice::Trapezoidal { h: 1e-3 },
             "penalty" | "penalty-pcg" => IntegratorChoice::Staggered { h: 1e-4 },
             _ => IntegratorChoice::Rk45 {
@@ -248,7 +248,7 @@ fn methods_follow_the_steady_circle_or_refuse_naming_the_joint() {
             Err(e) => {
                 let msg = e.to_string();
                 report += &format!("{name:28} refused: {msg}\n");
-                assert_eq!(*name, "hdca", "{name} should run the rolling disc: {msg}");
+                assert_eq!(name, "hdca", "{name} should run the rolling disc: {msg}");
                 assert!(
                     msg.contains("rolling") && msg.contains("rolling_disc"),
                     "{msg}"

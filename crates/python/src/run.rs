@@ -178,8 +178,7 @@ pub fn builtins() -> Vec<(String, String)> {
 /// The method names: (name, description).
 #[pyfunction]
 pub fn methods() -> Vec<(String, String)> {
-    mbs::method::METHOD_NAMES
-        .iter()
+    mbs::method::names()
         .map(|(n, d)| (n.to_string(), d.to_string()))
         .collect()
 }

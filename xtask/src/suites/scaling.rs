@@ -30,7 +30,8 @@ pub(crate) fn time_rhs(method: &Method, model: &Model, threads: usize) -> Result
         .build()
         .map_err(|e| e.to_string())?;
     pool.install(|| {
-        let mut fe = mbs::registry::build_front_end(method, model).map_err(|e| e.to_string())?;
+        let shared = std::sync::Arc::new(model.clone());
+        let mut fe = mbs::registry::build_front_end(method, &shared).map_err(|e| e.to_string())?;
         let state = State::initial(model, mbs::frontend::SAMPLE_LAYOUT);
         median_time(|| {
             fe.accelerations(&state)
@@ -416,6 +417,7 @@ pub fn consistency(ctx: &mut Ctx) -> Suite {
             continue;
         };
         let state = State::initial(&model, mbs::frontend::SAMPLE_LAYOUT);
+        let model = std::sync::Arc::new(model);
         let mut acc: Vec<(&str, nalgebra::DVector<f64>)> = Vec::new();
         let mut missing = Vec::new();
         for name in FRONT_ENDS {

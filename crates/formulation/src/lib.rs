@@ -1,0 +1,37 @@
+//! The seam between the `mbs` facade and the formulation crates (`mbs-alf`,
+//! `mbs-dca`, `mbs-hdca`, `mbs-complement`).
+//!
+//! - [`params`]: each formulation's parameters described once (key, meaning,
+//!   parsing and validation, the method names that preset them), from which the
+//!   `name:key=value` syntax, its text form and the listing of every parameter with
+//!   its default derive;
+//! - [`Sample`], [`SampleSink`], [`RunStats`]: what a running formulation delivers
+//!   (states in absolute coordinates with Euler parameters, [`SAMPLE_LAYOUT`], with
+//!   multipliers and accelerations where the formulation has them);
+//! - [`FormulationError`]: when, where and what went wrong, with the statistics up
+//!   to the failure;
+//! - [`Formulation`]: what the facade runs, given a [`RunSpec`] (initial state,
+//!   integrator, output times, limits); each formulation crate builds its own from an
+//!   `Arc<Model>` and its params ([`Params::build`]);
+//! - [`Runner`]: one runner for the formulations that integrate their own
+//!   coordinates ([`OdeFormulation`]), over [`drive`]'s integrator plumbing;
+//! - [`DivergenceCheck`]: the one check that stops a diverging run, naming the body.
+//!
+//! Layering: below the formulation crates, above `mbs-integrators` and `mbs-model`.
+
+pub mod divergence;
+pub mod drive;
+pub mod error;
+pub mod formulation;
+pub mod params;
+pub mod runner;
+pub mod sample;
+pub mod spec;
+
+pub use divergence::DivergenceCheck;
+pub use error::{FormulationError, FormulationErrorKind};
+pub use formulation::Formulation;
+pub use params::{Key, MethodEntry, MethodParams, ParamError, ParamSpec, Params, Preset, Problem};
+pub use runner::{OdeFormulation, Runner, StepCheck};
+pub use sample::{RunStats, SAMPLE_LAYOUT, Sample, SampleSink};
+pub use spec::{DEFAULT_MAX_STEPS, RunSpec};
