@@ -19,11 +19,14 @@ const HELP: &str = "\
 cargo xtask <COMMAND>
 
 Commands:
-  bench [--suite dca|hdca|alf|chiou|complement|scaling|consistency|conformance]… [--quick] [--out DIR]
+  bench [--suite dca|hdca|alf|chiou|complement|scaling|consistency|conformance|peers]… [--quick] [--out DIR]
         run the paper reproductions and method comparisons; write
         target/bench-report/REPORT.md, results.json and plots/ (PNG and SVG).
-        --suite may be repeated or comma-separated (default: every suite);
-        --quick shortens end times and sweeps (CI; a few minutes on 2 cores).
+        --suite may be repeated or comma-separated (default: every suite but
+        peers); --quick shortens end times and sweeps (CI; a few minutes on 2 cores).
+        --suite peers compares with Pinocchio, MuJoCo and Exudyn (installed into
+        target/peers-venv from PyPI on first use; MBS_PEERS_CASES=five-bar,chain-16
+        restricts the cases).
   help  print this message
 ";
 
@@ -67,7 +70,11 @@ fn default_out() -> PathBuf {
 }
 
 fn parse_bench(args: &[String]) -> Result<BenchOpts, String> {
-    let names: Vec<&str> = suites::ALL.iter().map(|(n, _)| *n).collect();
+    let names: Vec<&str> = suites::ALL
+        .iter()
+        .chain(&suites::OPTIONAL)
+        .map(|(n, _)| *n)
+        .collect();
     let mut opts = BenchOpts {
         suites: Vec::new(),
         quick: false,
@@ -103,7 +110,7 @@ fn parse_bench(args: &[String]) -> Result<BenchOpts, String> {
         }
     }
     if opts.suites.is_empty() {
-        opts.suites = names.iter().map(|n| n.to_string()).collect();
+        opts.suites = suites::ALL.iter().map(|(n, _)| n.to_string()).collect();
     }
     Ok(opts)
 }
@@ -112,7 +119,7 @@ fn bench(opts: BenchOpts) -> ExitCode {
     let start = Instant::now();
     let mut ctx = Ctx::new(opts.quick, opts.out.clone());
     let mut out = Vec::new();
-    for (name, run) in suites::ALL {
+    for (name, run) in suites::ALL.iter().chain(&suites::OPTIONAL) {
         if opts.suites.iter().any(|s| s == name) {
             eprintln!("suite `{name}`{}", if opts.quick { " (quick)" } else { "" });
             let t = Instant::now();
@@ -137,7 +144,8 @@ fn bench(opts: BenchOpts) -> ExitCode {
     if opts.quick {
         command.push_str(" --quick");
     }
-    if opts.suites.len() < suites::ALL.len() {
+    let defaults: Vec<&str> = suites::ALL.iter().map(|(n, _)| *n).collect();
+    if opts.suites != defaults {
         command.push_str(&format!(" --suite {}", opts.suites.join(",")));
     }
     let report = Report {
@@ -186,8 +194,14 @@ mod tests {
         let o = parse_bench(&[]).unwrap();
         assert_eq!(o.suites.len(), suites::ALL.len());
         assert!(o.out.ends_with("bench-report"));
+        assert!(!o.suites.iter().any(|s| s == "peers"));
+        let o = parse_bench(&args("--suite peers")).unwrap();
+        assert_eq!(o.suites, ["peers"]);
         let e = parse_bench(&args("--suite nope")).err().unwrap();
-        assert!(e.contains("nope") && e.contains("consistency"), "{e}");
+        assert!(
+            e.contains("nope") && e.contains("consistency") && e.contains("peers"),
+            "{e}"
+        );
         assert!(parse_bench(&args("--fast")).is_err());
     }
 

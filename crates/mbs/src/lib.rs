@@ -63,6 +63,6 @@ pub use frontend::{FrontEnd, FrontEndError, RunSpec, RunStats, Sample, SampleSin
 pub use integrator::IntegratorChoice;
 pub use mbs_model::{Layout, Model, State};
 pub use method::Method;
-pub use models::{Builtin, builtin, builtins, load_model};
+pub use models::{Builtin, GeneratorInfo, builtin, builtins, generator, generators, load_model};
 pub use simulation::{Progress, Sampling, Simulation};
 pub use trajectory::Trajectory;

@@ -45,7 +45,7 @@ enum Command {
     List,
     /// Validate a model and report its topology, mobility and initial consistency.
     Check {
-        /// A built-in mechanism name or a model file (.json or .toml).
+        /// A built-in mechanism, a generator spec (`chain:n=256`) or a model file (.json or .toml).
         model: String,
         /// Print the report as JSON.
         #[arg(long)]
@@ -88,7 +88,7 @@ enum Command {
 
 #[derive(Args, Debug)]
 struct Common {
-    /// A built-in mechanism name or a model file (.json or .toml).
+    /// A built-in mechanism, a generator spec (`chain:n=256`) or a model file (.json or .toml).
     model: String,
     /// Integrator: rk45, rk23, adams, midpoint, trapezoidal, central-difference, staggered.
     #[arg(long, short = 'i', default_value = "rk45")]
@@ -155,6 +155,13 @@ fn run(cli: Cli) -> Result<u8, Error> {
             outln!("Built-in mechanisms:");
             for b in mbs::builtins() {
                 outln!("  {:<28} {}", b.name, b.description);
+            }
+            outln!("\nGenerators (NAME or NAME:key=value,…, e.g. chain:n=256,length=0.2):");
+            for g in mbs::generators() {
+                outln!("  {:<28} {}", g.name, g.description);
+                for (key, default, meaning) in &g.parameters {
+                    outln!("      {key:<10} default {default:<12} {meaning}");
+                }
             }
             outln!("\nMethods (--method NAME[:key=value…]):");
             for m in mbs::registry::methods() {

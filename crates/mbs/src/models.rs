@@ -1,9 +1,13 @@
-//! Where models come from: the built-in mechanisms of `mbs-mechanisms`, or a JSON/TOML
-//! model file.
+//! Where models come from: the built-in mechanisms of `mbs-mechanisms`, its parametric
+//! generators by name with parameters (`chain:n=256`, `loop:n=64,length=0.2`,
+//! `ladder:n=8`, `tree:seed=7`), or a JSON/TOML model file (which may itself name a
+//! generator: `generator = "chain"` with a `parameters` table, see
+//! `crates/model/SCHEMA.md`).
 
 use std::path::Path;
 
-use mbs_model::Model;
+use mbs_mechanisms::named::{self, GeneratorError};
+use mbs_model::{FileFormat, Model};
 
 use crate::error::Error;
 
@@ -28,31 +32,114 @@ pub fn builtins() -> Vec<Builtin> {
         .collect()
 }
 
-/// The built-in mechanism called `name`.
-pub fn builtin(name: &str) -> Result<Model, Error> {
-    match mbs_mechanisms::find(name) {
-        Some(b) => Ok((b.build)()?),
-        None => Err(Error::UnknownMechanism {
-            name: name.to_string(),
-            valid: builtins()
+/// A parametric generator reachable as `NAME:KEY=VALUE,…` (what `mbs list` prints).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GeneratorInfo {
+    /// Name.
+    pub name: String,
+    /// One-line description.
+    pub description: String,
+    /// Parameters: key, default (text; or what the generator chooses) and meaning.
+    pub parameters: Vec<(String, String, String)>,
+}
+
+/// The parametric generators of `mbs-mechanisms`.
+pub fn generators() -> Vec<GeneratorInfo> {
+    named::generators()
+        .iter()
+        .map(|g| GeneratorInfo {
+            name: g.name.to_string(),
+            description: g.description.to_string(),
+            parameters: g
+                .params
                 .iter()
-                .map(|b| b.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", "),
-        }),
+                .map(|p| {
+                    (
+                        p.key.to_string(),
+                        p.default.unwrap_or("see meaning").to_string(),
+                        format!("{} ({})", p.description, p.kind.requirement()),
+                    )
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// The built-in mechanism called `name`, or the model of a generator spec
+/// `NAME[:KEY=VALUE,…]` (e.g. `chain:n=256,length=0.2`).
+pub fn builtin(name: &str) -> Result<Model, Error> {
+    if let Some(b) = mbs_mechanisms::find(name) {
+        return Ok((b.build)()?);
+    }
+    if named::is_generator_spec(name) {
+        return named::build(name).map_err(generator_error);
+    }
+    Err(unknown(name))
+}
+
+/// The model of generator `name` with `key = value` parameters (values as text).
+pub fn generator(name: &str, parameters: &[(String, String)]) -> Result<Model, Error> {
+    named::build_with(name, parameters).map_err(generator_error)
+}
+
+fn unknown(name: &str) -> Error {
+    let mut valid: Vec<String> = builtins().into_iter().map(|b| b.name).collect();
+    valid.extend(
+        named::generators()
+            .iter()
+            .map(|g| format!("{}:key=value,…", g.name)),
+    );
+    Error::UnknownMechanism {
+        name: name.to_string(),
+        valid: valid.join(", "),
     }
 }
 
-/// A model from a built-in name or a model file path (`.json` or `.toml`). An existing
-/// file, or a name with one of those extensions, is read as a file; anything else is a
-/// built-in name.
+fn generator_error(e: GeneratorError) -> Error {
+    match e {
+        GeneratorError::Unknown { name } => unknown(&name),
+        GeneratorError::UnknownParameter {
+            generator,
+            key,
+            value,
+        } => Error::InvalidParameter {
+            element: format!("generator `{generator}`"),
+            requirement: format!(
+                "is not a parameter (parameters: {})",
+                GeneratorError::valid_keys(generator)
+            ),
+            parameter: key,
+            value,
+        },
+        GeneratorError::InvalidValue {
+            generator,
+            key,
+            value,
+            requirement,
+        } => Error::InvalidParameter {
+            element: format!("generator `{generator}`"),
+            parameter: key,
+            requirement,
+            value,
+        },
+        GeneratorError::Model(m) => Error::Model(m),
+    }
+}
+
+/// A model from a built-in name, a generator spec or a model file path (`.json` or
+/// `.toml`). An existing file, or a name with one of those extensions, is read as a
+/// file; anything else is a built-in name or generator spec.
 pub fn load_model(spec: &str) -> Result<Model, Error> {
     let path = Path::new(spec);
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    if path.is_file() || matches!(ext.as_deref(), Some("json" | "toml")) {
+    if let Some(format) = FileFormat::from_path(path).filter(|_| !named::is_generator_spec(spec)) {
+        if let Ok(text) = std::fs::read_to_string(path)
+            && let Some(g) = mbs_model::file::generator_reference(&text, format)?
+        {
+            return generator(&g.name, &g.parameters);
+        }
+        return Ok(Model::load(path)?);
+    }
+    if path.is_file() {
         return Ok(Model::load(path)?);
     }
     builtin(spec)

@@ -35,6 +35,10 @@ pub struct GeneratorParams {
     pub mass: f64,
     /// Gravitational acceleration along −y (m/s²).
     pub gravity: f64,
+    /// Centroidal inertia of every link as J′ = inertia·I (kg m²); `None`: a slender
+    /// rod, diag(0.01, 1, 1)·m l²/12. The links of the ALF-DCA test cases (Malczyk &
+    /// Frączek 2012, sec 4.1) are `length` 0.2, `mass` 1, `inertia` 0.25.
+    pub inertia: Option<f64>,
 }
 
 impl Default for GeneratorParams {
@@ -43,14 +47,18 @@ impl Default for GeneratorParams {
             length: 1.0,
             mass: 1.0,
             gravity: 9.81,
+            inertia: None,
         }
     }
 }
 
-/// Slender links: J' = diag(0.01, 1, 1)·m l²/12 (axial value a choice, as for the
-/// paper mechanisms).
+/// The links' centroidal inertia: `inertia`·I when given, else a slender rod
+/// J' = diag(0.01, 1, 1)·m l²/12 (axial value a choice, as for the paper mechanisms).
 fn link_inertia(p: &GeneratorParams) -> Matrix3<f64> {
-    rod_inertia(p.mass, p.length, crate::bayo_ledesma::ROD_AXIAL_FRACTION)
+    match p.inertia {
+        Some(j) => Matrix3::from_diagonal_element(j),
+        None => rod_inertia(p.mass, p.length, crate::bayo_ledesma::ROD_AXIAL_FRACTION),
+    }
 }
 
 /// Size check of the generators: `value ≥ min`, or an error naming the generator.

@@ -28,6 +28,7 @@
 //! | synthetic chain/loop linear systems (mass and joint blocks, no model) for the linear-algebra tests and benches | [`synthetic`] |
 //! | IFToMM benchmark A02: N-four-bar with its exact motion | [`iftomm`] |
 //! | generators: chains, loops, ladders, random trees and loops | [`generators`] |
+//! | the generators by name with parameters (`chain:n=256`, `loop:n=64`, …) | [`named`] |
 //!
 //! ```
 //! use mbs_mechanisms::{Mechanism, builtin, five_bar, AlfDcaParams};
@@ -49,6 +50,7 @@ pub mod generators;
 pub mod hdca;
 pub mod iftomm;
 pub mod mcpherson;
+pub mod named;
 pub mod registry;
 pub mod rolling_disc;
 #[cfg(feature = "proptest")]
@@ -73,5 +75,6 @@ pub use generators::{
 };
 pub use hdca::{HdcaParams, hdca_case1, hdca_case2, hdca_case3};
 pub use mcpherson::{McPhersonParams, mcpherson_overconstrained, mcpherson_simplified};
+pub use named::{GeneratorError, NamedGenerator, generators};
 pub use registry::{BuiltIn, Mechanism, Mobility, builtin, find};
 pub use vehicle::{VehicleParams, vehicle};

@@ -1,4 +1,5 @@
-//! The suites of BENCHMARKS.md, one module per paper (plus scaling and consistency).
+//! The suites of BENCHMARKS.md, one module per paper (plus scaling and consistency),
+//! and the optional comparison with other engines (`peers`).
 
 pub mod alf;
 pub mod chiou;
@@ -7,6 +8,7 @@ pub mod complement;
 pub mod conformance;
 pub mod dca;
 pub mod hdca;
+pub mod peers;
 pub mod scaling;
 
 use crate::report::Suite;
@@ -23,3 +25,7 @@ pub const ALL: [(&str, fn(&mut Ctx) -> Suite); 8] = [
     ("consistency", scaling::consistency),
     ("conformance", conformance::run),
 ];
+
+/// Suites run only when named with `--suite` (never by default nor in quick mode):
+/// `peers` installs third-party engines into `target/peers-venv`.
+pub const OPTIONAL: [(&str, fn(&mut Ctx) -> Suite); 1] = [("peers", peers::run)];

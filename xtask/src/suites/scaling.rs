@@ -24,7 +24,7 @@ pub const FRONT_ENDS: [&str; 8] = [
 ];
 
 /// Median time of one `accelerations` call [s] within a small time budget, or why not.
-fn time_rhs(method: &Method, model: &Model, threads: usize) -> Result<f64, String> {
+pub(crate) fn time_rhs(method: &Method, model: &Model, threads: usize) -> Result<f64, String> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -377,7 +377,7 @@ fn crossover(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, se
 }
 
 /// The 1-minute load average (Linux `/proc/loadavg`), if available.
-fn load_average() -> Option<f64> {
+pub(crate) fn load_average() -> Option<f64> {
     std::fs::read_to_string("/proc/loadavg")
         .ok()?
         .split_whitespace()

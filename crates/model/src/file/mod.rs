@@ -20,6 +20,9 @@
 //!   (`"revolute"`, `"spring_damper"`, `"joint_angle"`, `"harmonic"`, …); a bare
 //!   number where a time function is expected is a constant.
 //!
+//! A file may instead name a parametric generator (`generator = "chain"` and a
+//! `parameters` table): [`generator_reference`] reads that reference.
+//!
 //! Unknown fields are rejected. Syntax and type errors are [`ModelError::Parse`] with
 //! the line and column; a name that does not exist is [`ModelError::UnknownReference`]
 //! naming the referring element; the model is then validated as any other
@@ -64,6 +67,7 @@
 
 mod body;
 mod convert;
+mod generator;
 mod spec;
 
 use std::path::Path;
@@ -72,6 +76,7 @@ use crate::error::ModelError;
 use crate::model::Model;
 
 pub(crate) use convert::{GROUND, reserved_ground};
+pub use generator::{GeneratorRef, generator_reference};
 
 /// The two model-file formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

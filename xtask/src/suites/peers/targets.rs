@@ -1,0 +1,302 @@
+//! The speed targets (issue 19, acceptance 2), each met or missed by how much, and
+//! for a missed one what bounds the time: RHS evaluations × time per evaluation
+//! against the run's CPU time, or the per-body cost and the machine's load.
+
+use mbs::mechanisms::named;
+use mbs::{Method, Model};
+
+use super::cases::LINKS;
+use super::mbs_side::MbsRun;
+use crate::report::Table;
+use crate::runner::{fixed, loglog_slope, sci};
+use crate::suites::scaling::{load_average, time_rhs};
+
+/// Time of one RHS evaluation [s] on `threads` threads: the front-end's accelerations
+/// at the initial state, or, for a method whose accelerations are not a function of
+/// the state alone (HDCA's Hamiltonian form), the wall time of a short run (RK45,
+/// 1e-6, 10 ms) per RHS evaluation, best of three.
+fn per_rhs(method: &Method, model: &Model, threads: usize) -> Result<f64, String> {
+    time_rhs(method, model, threads).or_else(|_| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| e.to_string())?;
+        let sim = mbs::Simulation::new(model.clone())
+            .method(method.clone())
+            .t_end(0.01)
+            .samples(1)
+            .guard(false);
+        (0..3).try_fold(f64::INFINITY, |best, _| {
+            let t0 = std::time::Instant::now();
+            let traj = pool.install(|| sim.run()).map_err(|e| e.to_string())?;
+            let per = t0.elapsed().as_secs_f64() / traj.stats.rhs_evals.max(1) as f64;
+            Ok(best.min(per))
+        })
+    })
+}
+
+/// Five-bar, 10 s, one thread [s].
+pub const FIVE_BAR_SECONDS: f64 = 0.05;
+/// Largest fitted exponent of the per-RHS time that counts as O(n).
+pub const LINEAR_EXPONENT: f64 = 1.1;
+/// Speed-up with 2 threads.
+pub const SPEEDUP: f64 = 1.6;
+/// Sizes of the per-RHS scaling fit.
+pub const SIZES: [usize; 4] = [64, 256, 1024, 4096];
+
+pub fn table() -> Table {
+    Table::new(
+        "peers_targets",
+        "Targets (issue 19, acceptance 2), one thread unless stated",
+        &["target", "measured", "status", "what bounds it"],
+    )
+}
+
+fn verdict(met: bool, by: String) -> String {
+    if met {
+        "met".into()
+    } else {
+        format!("missed {by}")
+    }
+}
+
+/// "N RHS × t µs = X s of Y s CPU": how much of a run is right-hand sides.
+pub fn rhs_share(run: &MbsRun, model: &Model) -> String {
+    let Ok(method) = run.method.parse::<Method>() else {
+        return "—".into();
+    };
+    match per_rhs(&method, model, 1) {
+        Ok(t) => {
+            let rhs = run.rhs_evals as f64 * t;
+            format!(
+                "{} RHS × {} µs = {} s of {} s CPU ({}%); {} steps ({} rejected), {} projections",
+                run.rhs_evals,
+                fixed(t * 1e6, 1),
+                fixed(rhs, 3),
+                fixed(run.cpu_median(), 3),
+                fixed(100.0 * rhs / run.cpu_median(), 0),
+                run.steps,
+                run.rejected,
+                run.projections
+            )
+        }
+        Err(e) => format!("RHS not timed: {e}"),
+    }
+}
+
+/// Target 1: the five-bar in ≤ 0.05 s with dE ≤ 1e-8 and ‖Φ‖ ≤ 1e-12.
+pub fn five_bar(t: &mut Table, best: Option<&MbsRun>, closest: Option<&MbsRun>, model: &Model) {
+    let target = format!("five-bar 10 s, dE ≤ 1e-8 J, ‖Φ‖ ≤ 1e-12, ≤ {FIVE_BAR_SECONDS} s");
+    match best {
+        Some(r) => {
+            let w = r.wall_median();
+            let met = w <= FIVE_BAR_SECONDS;
+            t.row(vec![
+                target,
+                format!(
+                    "{}: {} s wall ({} s CPU), dE {}, ‖Φ‖ {}",
+                    r.label(),
+                    fixed(w, 3),
+                    fixed(r.cpu_median(), 3),
+                    sci(r.energy_error),
+                    sci(r.phi)
+                ),
+                verdict(
+                    met,
+                    format!(
+                        "by ×{} (CPU ×{})",
+                        fixed(w / FIVE_BAR_SECONDS, 1),
+                        fixed(r.cpu_median() / FIVE_BAR_SECONDS, 1)
+                    ),
+                ),
+                if met {
+                    "—".into()
+                } else {
+                    rhs_share(r, model)
+                },
+            ]);
+        }
+        None => t.row(vec![
+            target,
+            closest.map_or("no run".into(), |r| {
+                format!(
+                    "closest: {}, dE {}, ‖Φ‖ {}",
+                    r.label(),
+                    sci(r.energy_error),
+                    sci(r.phi)
+                )
+            }),
+            "missed: no run met the accuracy".into(),
+            closest.map_or("—".into(), |r| rhs_share(r, model)),
+        ]),
+    }
+}
+
+/// Target 2: chain N = 256 with dE ≤ 1e-6 faster than Pinocchio + DOP853.
+pub fn chain_256(
+    t: &mut Table,
+    best: Option<&MbsRun>,
+    pinocchio: Option<(f64, f64)>,
+    model: &Model,
+) {
+    let target =
+        "chain N = 256, 10 s, dE ≤ 1e-6 J, faster than Pinocchio + DOP853 (same run)".to_string();
+    match (best, pinocchio) {
+        (Some(r), Some((pw, pc))) => {
+            let (w, c) = (r.wall_median(), r.cpu_median());
+            let met = w < pw;
+            t.row(vec![
+                target,
+                format!(
+                    "{}: {} s wall ({} s CPU); Pinocchio {} s wall ({} s CPU)",
+                    r.label(),
+                    fixed(w, 2),
+                    fixed(c, 2),
+                    fixed(pw, 2),
+                    fixed(pc, 2)
+                ),
+                verdict(
+                    met,
+                    format!("by ×{} wall (×{} CPU)", fixed(w / pw, 2), fixed(c / pc, 2)),
+                ),
+                if met {
+                    "—".into()
+                } else {
+                    rhs_share(r, model)
+                },
+            ]);
+        }
+        (None, _) => t.row(vec![
+            target,
+            "no mbs run met dE ≤ 1e-6".into(),
+            "missed".into(),
+            "—".into(),
+        ]),
+        (Some(r), None) => t.row(vec![
+            target,
+            format!(
+                "{}: {} s wall; Pinocchio did not run",
+                r.label(),
+                fixed(r.wall_median(), 2)
+            ),
+            "not measured (no Pinocchio time)".into(),
+            "—".into(),
+        ]),
+    }
+}
+
+fn generate(family: &str, n: usize) -> Option<Model> {
+    let spec = match family {
+        "chain" => format!("chain:n={n},{LINKS}"),
+        _ => format!("ladder:n={},{LINKS}", (n / 3).max(1)),
+    };
+    named::build(&spec).ok()
+}
+
+/// Target 3: per-RHS cost O(n) to n = 4096 for `method` (chain and ladder); returns
+/// the per-RHS times for the JSON data.
+pub fn per_rhs_scaling(t: &mut Table, method: &str) -> serde_json::Value {
+    let mut data = serde_json::Map::new();
+    let Ok(m) = method.parse::<Method>() else {
+        return data.into();
+    };
+    for family in ["chain", "ladder"] {
+        let (mut xs, mut ys) = (Vec::new(), Vec::new());
+        for &n in &SIZES {
+            let Some(model) = generate(family, n) else {
+                continue;
+            };
+            if let Ok(s) = per_rhs(&m, &model, 1) {
+                eprintln!(
+                    "  per-RHS {family} n = {}: {:.1} µs",
+                    model.n_bodies(),
+                    s * 1e6
+                );
+                xs.push(model.n_bodies() as f64);
+                ys.push(s * 1e6);
+            }
+        }
+        let k = loglog_slope(&xs, &ys);
+        let cells: Vec<String> = xs
+            .iter()
+            .zip(&ys)
+            .map(|(n, us)| {
+                format!(
+                    "n = {n}: {} µs ({} µs/body)",
+                    fixed(*us, 0),
+                    fixed(us / n, 2)
+                )
+            })
+            .collect();
+        let met = k.is_finite() && k <= LINEAR_EXPONENT;
+        let per_body: Vec<f64> = xs.iter().zip(&ys).map(|(n, us)| us / n).collect();
+        t.row(vec![
+            format!("per-RHS cost O(n) to n = 4096, {method}, {family} (exponent ≤ {LINEAR_EXPONENT})"),
+            format!("exponent {}; {}", fixed(k, 2), cells.join("; ")),
+            verdict(met, format!("(exponent {} > {LINEAR_EXPONENT})", fixed(k, 2))),
+            if met {
+                "—".into()
+            } else {
+                format!(
+                    "time per body grows from {} to {} µs: a superlinear part of the RHS (profile the largest size)",
+                    fixed(per_body.first().copied().unwrap_or(f64::NAN), 2),
+                    fixed(per_body.last().copied().unwrap_or(f64::NAN), 2)
+                )
+            },
+        ]);
+        data.insert(
+            family.into(),
+            serde_json::json!({"n": xs, "us": ys, "exponent": k}),
+        );
+    }
+    data.into()
+}
+
+/// Target 4: ≥ 1.6× with 2 threads (chain, n = 4096), with the load average.
+pub fn speedup(t: &mut Table, method: &str) -> serde_json::Value {
+    let n = *SIZES.last().unwrap_or(&4096);
+    let (Ok(m), Some(model)) = (method.parse::<Method>(), generate("chain", n)) else {
+        return serde_json::Value::Null;
+    };
+    let load = load_average();
+    let best = |threads| {
+        (0..3)
+            .map(|_| per_rhs(&m, &model, threads))
+            .try_fold(f64::INFINITY, |b, r| r.map(|x| b.min(x)))
+    };
+    let target = format!("≥ {SPEEDUP}× with 2 threads, {method}, chain n = {n}, one RHS");
+    match (best(1), best(2)) {
+        (Ok(t1), Ok(t2)) => {
+            let s = t1 / t2;
+            let met = s >= SPEEDUP;
+            t.row(vec![
+                target,
+                format!(
+                    "{} µs → {} µs: ×{} (load average {} before, 2 cores)",
+                    fixed(t1 * 1e6, 0),
+                    fixed(t2 * 1e6, 0),
+                    fixed(s, 2),
+                    load.map_or("—".into(), |l| fixed(l, 1))
+                ),
+                verdict(met, format!("(×{} < {SPEEDUP})", fixed(s, 2))),
+                if met {
+                    "—".into()
+                } else if load.is_some_and(|l| l > 1.0) {
+                    "a busy machine: with a load average above 1 the second core is shared; rerun on a quiet machine".into()
+                } else {
+                    "the parallel part of one RHS is too small at this size (Amdahl)".into()
+                },
+            ]);
+            serde_json::json!({"t1_us": t1 * 1e6, "t2_us": t2 * 1e6, "speedup": s, "load": load})
+        }
+        (Err(e), _) | (_, Err(e)) => {
+            t.row(vec![
+                target,
+                format!("error: {e}"),
+                "not measured".into(),
+                "—".into(),
+            ]);
+            serde_json::Value::Null
+        }
+    }
+}
