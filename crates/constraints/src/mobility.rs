@@ -11,12 +11,12 @@
 use mbs_model::{Layout, Model, State};
 use nalgebra::DMatrix;
 
-use crate::assembly::SystemLayout;
+use crate::assembly::{ConstraintSource, SystemLayout};
 use crate::error::ConstraintError;
 use crate::workspace::Workspace;
 
 /// The result of [`mobility`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mobility {
     /// Number of moving bodies n.
     pub n_bodies: usize,
@@ -36,6 +36,38 @@ pub struct Mobility {
     pub redundant: usize,
     /// Grübler's count 6n − holonomic rows.
     pub grubler: i64,
+    /// The holonomic rows that depend on earlier rows (row order, Gram–Schmidt with
+    /// the same relative tolerance as the rank) and the joint or driver each belongs
+    /// to: one choice of rows that could be removed. Empty when the rows are
+    /// independent.
+    pub dependent: Vec<(usize, Option<ConstraintSource>)>,
+}
+
+/// Rows of `m` that depend on earlier rows: classical Gram–Schmidt with one
+/// re-orthogonalisation, a row is dependent when its remainder is below
+/// `tol`·max(1, largest row norm).
+fn dependent_rows(m: &DMatrix<f64>, tol: f64) -> Vec<usize> {
+    let scale = (0..m.nrows())
+        .map(|r| m.row(r).norm())
+        .fold(1.0_f64, f64::max);
+    let mut basis: Vec<nalgebra::DVector<f64>> = Vec::new();
+    let mut dependent = Vec::new();
+    for r in 0..m.nrows() {
+        let mut v = m.row(r).transpose();
+        for _ in 0..2 {
+            for b in &basis {
+                let c = b.dot(&v);
+                v.axpy(-c, b, 1.0);
+            }
+        }
+        let n = v.norm();
+        if n > tol * scale {
+            basis.push(v / n);
+        } else {
+            dependent.push(r);
+        }
+    }
+    dependent
 }
 
 fn rank(m: &DMatrix<f64>, tol: f64) -> usize {
@@ -85,5 +117,9 @@ pub fn mobility_with(
         velocity_dof: n6 - r_all as i64,
         redundant: sys.n_rows() - r_all,
         grubler: n6 - nh as i64,
+        dependent: dependent_rows(&jac.rows(0, nh).into_owned(), tol)
+            .into_iter()
+            .map(|r| (r, sys.source_of_row(r)))
+            .collect(),
     })
 }

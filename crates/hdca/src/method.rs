@@ -1,4 +1,4 @@
-//! HDCA as the facade runs it: the method name `hdca` (no `key=value` parameters) and
+//! HDCA as the facade runs it: the method name `hdca` (`redundancy_tol=`, `scale_momenta=`) and
 //! the run in joint coordinates and canonical momenta, started from the given state
 //! ([`Hdca::state_to_y`]) and mapped back to absolute states.
 
@@ -19,7 +19,20 @@ use crate::params::HdcaParams;
 
 impl Params for HdcaParams {
     fn keys() -> &'static [Key<Self>] {
-        &[]
+        &[
+            Key {
+                key: "redundancy_tol",
+                meaning: "eigenvalue threshold (equilibrated assembly matrices) below which a direction is dropped as redundant; raise it for long loops",
+                get: |p| Some(params::number_text(p.redundancy_tol)),
+                set: |p, v| params::assign(&mut p.redundancy_tol, params::positive(v)),
+            },
+            Key {
+                key: "scale_momenta",
+                meaning: "store momenta divided by the joint-space mass diagonal, so the absolute tolerance acts on joint rates (false: the paper's momenta)",
+                get: |p| Some(p.scale_momenta.to_string()),
+                set: |p, v| params::assign(&mut p.scale_momenta, params::flag(v)),
+            },
+        ]
     }
 
     fn presets() -> &'static [Preset<Self>] {

@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+use mbs_constraints::ConstraintSource;
 use mbs_model::{BodyRef, Model, State};
 use serde::Serialize;
 
@@ -41,6 +42,10 @@ pub struct CheckReport {
     pub rank_mobility: Option<i64>,
     /// Redundant constraint equations, rows − rank, if computed.
     pub redundant: Option<usize>,
+    /// The joints and drivers with a row that depends on earlier rows (rows in model
+    /// order): one choice of constraints that make the model redundant, with the
+    /// number of dependent rows of each.
+    pub redundant_constraints: Vec<(String, usize)>,
     /// ‖Φ(q₀)‖₂ of the initial state (NaN if not computed).
     pub initial_phi: f64,
     /// ‖Φ̇(q₀, q̇₀)‖₂ of the initial state (NaN if not computed).
@@ -144,8 +149,14 @@ pub fn check(model: &Model) -> CheckReport {
             mb.velocity_dof
         ));
     }
-    let rank = mob.map(|mb| mb.rank_holonomic);
-    let redundant = mob.map(|mb| mb.holonomic_rows.saturating_sub(mb.rank_holonomic));
+    let redundant_constraints = mob
+        .as_ref()
+        .map(|mb| redundant_constraints(model, &mb.dependent))
+        .unwrap_or_default();
+    let rank = mob.as_ref().map(|mb| mb.rank_holonomic);
+    let redundant = mob
+        .as_ref()
+        .map(|mb| mb.holonomic_rows.saturating_sub(mb.rank_holonomic));
     CheckReport {
         model: model.name().to_string(),
         bodies: n,
@@ -160,12 +171,34 @@ pub fn check(model: &Model) -> CheckReport {
         jacobian_rank: rank,
         rank_mobility: rank.map(|r| 6 * n as i64 - r as i64),
         redundant,
+        redundant_constraints,
         initial_phi: m.phi,
         initial_phi_dot: m.phi_dot,
         initial_energy: (m.kinetic, m.potential),
         joint_list,
         notes,
     }
+}
+
+/// Names the joints and drivers of the dependent rows, with their row counts.
+fn redundant_constraints(
+    model: &Model,
+    dependent: &[(usize, Option<ConstraintSource>)],
+) -> Vec<(String, usize)> {
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for (row, source) in dependent {
+        let name = match source {
+            Some(ConstraintSource::Joint(id)) => format!("joint `{}`", model.joint(*id).name),
+            Some(ConstraintSource::Driver(id)) => format!("driver `{}`", model.driver(*id).name),
+            Some(other) => format!("{other:?}"),
+            None => format!("row {row}"),
+        };
+        match out.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, k)) => *k += 1,
+            None => out.push((name, 1)),
+        }
+    }
+    out
 }
 
 impl fmt::Display for CheckReport {
@@ -196,21 +229,31 @@ impl fmt::Display for CheckReport {
             opt(self.jacobian_rank.map(|r| r as i64))
         )?;
         writeln!(f, "  rank-based mobility  {}", opt(self.rank_mobility))?;
-        writeln!(
+        write!(
             f,
             "  redundant equations  {}",
             opt(self.redundant.map(|r| r as i64))
         )?;
+        if self.redundant_constraints.is_empty() {
+            writeln!(f)?;
+        } else {
+            let list: Vec<String> = self
+                .redundant_constraints
+                .iter()
+                .map(|(n, k)| format!("{n} ({k} row{})", if *k == 1 { "" } else { "s" }))
+                .collect();
+            writeln!(f, ": dependent on earlier rows: {}", list.join(", "))?;
+        }
         let consistency = if self.initial_phi.is_nan() {
             "not checked"
         } else if self.initial_state_consistent() {
             "consistent"
         } else {
-            "INCONSISTENT"
+            "INCONSISTENT: `mbs run` assembles it by a mass-orthogonal projection and says how far it moved"
         };
         writeln!(
             f,
-            "  initial state        ‖Φ‖ = {}, ‖Φ̇‖ = {} ({consistency})",
+            "  initial state        ‖Φ‖₂ = {}, ‖Φ̇‖₂ = {} ({consistency})",
             num(self.initial_phi),
             num(self.initial_phi_dot)
         )?;

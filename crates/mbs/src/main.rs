@@ -41,9 +41,22 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// List the built-in mechanisms, methods and integrators.
-    List,
-    /// Validate a model and report its topology, mobility and initial consistency.
+    /// List the built-in mechanisms, generators, methods (every parameter with its
+    /// default and meaning) and integrators; with flags, only the chosen sections.
+    List {
+        /// Built-in mechanisms and generators.
+        #[arg(long)]
+        mechanisms: bool,
+        /// Methods with their parameters.
+        #[arg(long)]
+        methods: bool,
+        /// Integrators.
+        #[arg(long)]
+        integrators: bool,
+    },
+    /// Validate a model and report its topology, mobility, redundant constraints and
+    /// initial consistency. Exit status 1 when the initial state violates the
+    /// constraints (or they cannot be evaluated), 2 when the model is invalid.
     Check {
         /// A built-in mechanism, a generator spec (`chain:n=256`) or a model file (.json or .toml).
         model: String,
@@ -151,32 +164,23 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<u8, Error> {
     match cli.command {
-        Command::List => {
-            outln!("Built-in mechanisms:");
-            for b in mbs::builtins() {
-                outln!("  {:<28} {}", b.name, b.description);
+        Command::List {
+            mechanisms,
+            methods,
+            integrators,
+        } => {
+            let all = !(mechanisms || methods || integrators);
+            if all || mechanisms {
+                list_mechanisms();
             }
-            outln!("\nGenerators (NAME or NAME:key=value,…, e.g. chain:n=256,length=0.2):");
-            for g in mbs::generators() {
-                outln!("  {:<28} {}", g.name, g.description);
-                for (key, default, meaning) in &g.parameters {
-                    outln!("      {key:<10} default {default:<12} {meaning}");
+            if all || methods {
+                list_methods();
+            }
+            if all || integrators {
+                outln!("Integrators (--integrator NAME):");
+                for (n, d) in mbs::integrator::INTEGRATOR_NAMES {
+                    outln!("  {n:<28} {d}");
                 }
-            }
-            outln!("\nMethods (--method NAME[:key=value…]):");
-            for m in mbs::registry::methods() {
-                outln!("  {:<28} {}", m.name, m.summary);
-                for p in m.defaults.specs() {
-                    let key = match p.default {
-                        Some(d) => format!("{}={d}", p.key),
-                        None => p.key.to_string(),
-                    };
-                    outln!("      {key:<24} {}", p.meaning);
-                }
-            }
-            outln!("\nIntegrators (--integrator NAME):");
-            for (n, d) in mbs::integrator::INTEGRATOR_NAMES {
-                outln!("  {n:<28} {d}");
             }
             Ok(0)
         }
@@ -191,7 +195,10 @@ fn run(cli: Cli) -> Result<u8, Error> {
             } else {
                 out!("{report}");
             }
-            Ok(0)
+            // Exit status 1: the model is valid but its initial state is not
+            // consistent or cannot be evaluated.
+            let usable = report.initial_state_consistent() && !report.initial_phi.is_nan();
+            Ok(if usable { 0 } else { 1 })
         }
         Command::Run {
             common,
@@ -203,6 +210,19 @@ fn run(cli: Cli) -> Result<u8, Error> {
         } => {
             let method: Method = method.parse()?;
             let sim = common.simulation()?.method(method);
+            // A misspelt coordinate is an error before the run, not after it.
+            let coords = match coords {
+                Some(c) => {
+                    let names: Vec<&str> = sim
+                        .model()
+                        .bodies()
+                        .iter()
+                        .map(|b| b.name.as_str())
+                        .collect();
+                    mbs::plot::parse_coordinates_of(&names, &c)?
+                }
+                _ => Vec::new(),
+            };
             let bar = progress_bar(common.quiet);
             let result =
                 sim.run_with_progress(|p| bar.set_position((p.fraction() * 1000.0) as u64));
@@ -216,10 +236,6 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 Err(e) => return Err(e),
             };
             let mut files = traj.write_all(&out)?;
-            let coords = match coords {
-                Some(c) if plot || animate => mbs::plot::parse_coordinates(&traj, &c)?,
-                _ => Vec::new(),
-            };
             if plot && !traj.is_empty() {
                 files.extend(mbs::plot::write_plots(&traj, &out, &coords)?);
             }
@@ -296,6 +312,36 @@ fn run(cli: Cli) -> Result<u8, Error> {
     }
 }
 
+fn list_mechanisms() {
+    outln!("Built-in mechanisms:");
+    for b in mbs::builtins() {
+        outln!("  {:<28} {}", b.name, b.description);
+    }
+    outln!("\nGenerators (NAME or NAME:key=value,…, e.g. chain:n=256,length=0.2):");
+    for g in mbs::generators() {
+        outln!("  {:<28} {}", g.name, g.description);
+        for (key, default, meaning) in &g.parameters {
+            outln!("      {key:<10} default {default:<12} {meaning}");
+        }
+    }
+    outln!();
+}
+
+fn list_methods() {
+    outln!("Methods (--method NAME[:key=value…]; each parameter with its default):");
+    for m in mbs::registry::methods() {
+        outln!("  {:<28} {}", m.name, m.summary);
+        for p in m.defaults.specs() {
+            let key = match p.default {
+                Some(d) => format!("{}={d}", p.key),
+                None => format!("{} (no default)", p.key),
+            };
+            outln!("      {key:<24} {}", p.meaning);
+        }
+    }
+    outln!();
+}
+
 fn progress_bar(quiet: bool) -> ProgressBar {
     if quiet {
         return ProgressBar::hidden();
@@ -345,9 +391,23 @@ fn print_summary(t: &Trajectory) {
             sci(t.energy_error_percent_of_max_kinetic()),
         ),
     ];
-    outln!("┌─────────────────────────┬──────────────────────────────────────────");
-    for (k, v) in rows {
-        outln!("│ {k:<23} │ {v}");
+    let kw = rows.iter().map(|(k, _)| width(k)).max().unwrap_or(0);
+    let vw = rows.iter().map(|(_, v)| width(v)).max().unwrap_or(0);
+    let rule = |l: &str, m: &str, r: &str| {
+        format!("{l}{}{m}{}{r}", "─".repeat(kw + 2), "─".repeat(vw + 2))
+    };
+    outln!("{}", rule("┌", "┬", "┐"));
+    for (k, v) in &rows {
+        let (pk, pv) = (" ".repeat(kw - width(k)), " ".repeat(vw - width(v)));
+        outln!("│ {k}{pk} │ {v}{pv} │");
     }
-    outln!("└─────────────────────────┴──────────────────────────────────────────");
+    outln!("{}", rule("└", "┴", "┘"));
+}
+
+/// Terminal columns of `s`: characters without the combining marks (the dot of
+/// Φ̇ and Φ̈ combines with Φ into one column).
+fn width(s: &str) -> usize {
+    s.chars()
+        .filter(|c| !matches!(*c as u32, 0x300..=0x36F | 0x20D0..=0x20FF))
+        .count()
 }

@@ -286,17 +286,30 @@ pub type Coordinate = (usize, String);
 
 /// Parses `body.component` names (e.g. `link1.x`) against a trajectory.
 pub fn parse_coordinates(traj: &Trajectory, spec: &str) -> Result<Vec<Coordinate>, Error> {
+    parse_coordinates_of(&traj.body_names, spec)
+}
+
+/// [`parse_coordinates`] against a list of body names (e.g. a model's, so that a
+/// misspelt `--coords` is reported before the run, not after it).
+pub fn parse_coordinates_of<S: AsRef<str>>(
+    body_names: &[S],
+    spec: &str,
+) -> Result<Vec<Coordinate>, Error> {
     let mut out = Vec::new();
     for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let (b, c) = item.rsplit_once('.').unwrap_or((item, ""));
-        let body = traj.body_index(b).ok_or_else(|| {
-            Error::param(
-                "plot",
-                "coordinate",
-                format!("must name a body ({})", traj.body_names.join(", ")),
-                item,
-            )
-        })?;
+        let body = body_names
+            .iter()
+            .position(|n| n.as_ref() == b)
+            .ok_or_else(|| {
+                let names: Vec<&str> = body_names.iter().map(AsRef::as_ref).collect();
+                Error::param(
+                    "plot",
+                    "coordinate",
+                    format!("must name a body ({})", names.join(", ")),
+                    item,
+                )
+            })?;
         if !crate::trajectory::COMPONENTS.contains(&c) {
             return Err(Error::param(
                 "plot",

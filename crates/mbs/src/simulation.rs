@@ -235,18 +235,16 @@ impl Simulation {
             &initial,
             &mbs_alf::AssemblyParams::default(),
         ) {
-            Ok((s, r)) => Ok((
-                s,
-                Some(format!(
-                    "inconsistent initial state assembled: ‖Φ‖ {:.3e} → {:.3e}, ‖Φ̇‖ {:.3e} → {:.3e}; largest change of a position coordinate {:.3e}, of a velocity {:.3e}",
-                    r.phi_before,
-                    r.phi_after,
-                    r.phi_dot_before,
-                    r.phi_dot_after,
-                    r.position_change,
-                    r.velocity_change
-                )),
-            )),
+            Ok((s, r)) => {
+                // The same norms as `mbs check` and the run's samples (‖·‖₂ of the
+                // holonomic rows), not the assembly's own ‖·‖∞ over every row.
+                let (phi_after, phi_dot_after) = crate::measure::violations(&self.model, &s);
+                let line = format!(
+                    "inconsistent initial state assembled: ‖Φ‖₂ {phi:.3e} → {phi_after:.3e}, ‖Φ̇‖₂ {phi_dot:.3e} → {phi_dot_after:.3e}; largest change of a position coordinate {:.3e}, of a velocity {:.3e}",
+                    r.position_change, r.velocity_change
+                );
+                Ok((s, Some(line)))
+            }
             Err(e) => Err(Error::InconsistentInitialState(e.to_string())),
         }
     }
@@ -362,6 +360,7 @@ impl Simulation {
             collapsed: false,
             model: &self.model,
             initial: &initial,
+            reported_t: f64::NEG_INFINITY,
         };
         let start = Instant::now();
         let result = front_end.run(&spec, &mut rec);
@@ -518,6 +517,8 @@ struct Recorder<'p, P: FnMut(Progress)> {
     model: &'p Model,
     /// The run's (assembled) initial state: the reference rank of Φ_q.
     initial: &'p State,
+    /// The last time given to the progress callback.
+    reported_t: f64,
 }
 
 /// Accepted steps after which [`Recorder`] starts extrapolating the step count (a
@@ -599,12 +600,7 @@ impl<P: FnMut(Progress)> SampleSink for Recorder<'_, P> {
         }
         let t = sample.state.t;
         self.samples.push(sample);
-        (self.progress)(Progress {
-            t,
-            t0: self.t0,
-            t_end: self.t_end,
-            samples: self.samples.len(),
-        });
+        self.report(t);
     }
 
     fn step(&mut self, t: f64) -> ControlFlow<()> {
@@ -625,12 +621,25 @@ impl<P: FnMut(Progress)> SampleSink for Recorder<'_, P> {
             self.stopped = Some(e);
             return ControlFlow::Break(());
         }
+        self.report(t);
+        ControlFlow::Continue(())
+    }
+}
+
+impl<P: FnMut(Progress)> Recorder<'_, P> {
+    /// Calls the progress callback when `t` is past the last time reported: steps and
+    /// samples both report, and a front-end that delivers its samples after its last
+    /// step must not run the progress from 0 to 100 % a second time.
+    fn report(&mut self, t: f64) {
+        if t <= self.reported_t {
+            return;
+        }
+        self.reported_t = t;
         (self.progress)(Progress {
             t,
             t0: self.t0,
             t_end: self.t_end,
             samples: self.samples.len(),
         });
-        ControlFlow::Continue(())
     }
 }

@@ -390,3 +390,133 @@ fn plot_coordinates_are_checked_and_compare_writes_per_method() {
     let subdirs = std::fs::read_dir(&c).unwrap().count();
     assert_eq!(subdirs, 2, "{out}");
 }
+
+#[test]
+fn list_sections_show_every_parameter_with_its_default() {
+    let o = mbs(&["list", "--methods"]);
+    let (out, err) = text(&o);
+    assert_eq!(code(&o), 0, "{err}");
+    assert!(
+        !out.contains("five-bar"),
+        "mechanisms listed under --methods:\n{out}"
+    );
+    // every registered parameter of every method appears with `key=default` or
+    // `key (no default)` under its method
+    for m in mbs::registry::methods() {
+        let at = out
+            .find(&format!("  {} ", m.name))
+            .unwrap_or_else(|| panic!("method {} missing:\n{out}", m.name));
+        for p in m.defaults.specs() {
+            let shown = match &p.default {
+                Some(d) => format!("{}={d}", p.key),
+                None => format!("{} (no default)", p.key),
+            };
+            assert!(
+                out[at..].contains(&shown) && out[at..].contains(p.meaning),
+                "{}: `{shown}` missing",
+                m.name
+            );
+        }
+    }
+    assert!(
+        out.contains("redundancy_tol=1e-8"),
+        "hdca's parameters:\n{out}"
+    );
+    let o = mbs(&["list", "--integrators"]);
+    let (out, _) = text(&o);
+    assert!(out.contains("rk45") && !out.contains("alf-index1"), "{out}");
+}
+
+#[test]
+fn check_names_redundant_joints_and_fails_on_an_inconsistent_state() {
+    let o = mbs(&["check", "five-bar"]);
+    let (out, _) = text(&o);
+    assert!(
+        out.contains("redundant equations  3: dependent on earlier rows: joint `"),
+        "{out}"
+    );
+    // the example four-bar with its first link moved 0.1 m off its joint
+    let file = std::fs::read_to_string(EXAMPLE).unwrap();
+    let moved = file.replacen(
+        "position = [0.0, 0.5, 0.0]",
+        "position = [0.0, 0.6, 0.0]",
+        1,
+    );
+    assert_ne!(moved, file, "the example's first body moved");
+    let path = tmp("inconsistent").join("four-bar-moved.toml");
+    std::fs::write(&path, moved).unwrap();
+    let o = mbs(&["check", path.to_str().unwrap()]);
+    let (out, err) = text(&o);
+    assert_eq!(code(&o), 1, "{out}{err}");
+    assert!(out.contains("INCONSISTENT"), "{out}");
+    // `run` reports the same ‖Φ‖₂ before assembling as `check`
+    let phi = out
+        .split("‖Φ‖₂ = ")
+        .nth(1)
+        .and_then(|s| s.split(',').next())
+        .unwrap()
+        .to_string();
+    let d = tmp("inconsistent-run");
+    let o = mbs(&[
+        "run",
+        path.to_str().unwrap(),
+        "--t-end",
+        "0.01",
+        "--out",
+        d.to_str().unwrap(),
+        "-q",
+    ]);
+    let (out, err) = text(&o);
+    assert_eq!(code(&o), 0, "{err}");
+    assert!(
+        out.contains(&format!("‖Φ‖₂ {phi} →")),
+        "check said {phi}:\n{out}"
+    );
+}
+
+#[test]
+fn coordinates_are_checked_before_the_run_and_the_summary_is_a_closed_table() {
+    let d = tmp("coords-early");
+    let o = mbs(&[
+        "run",
+        "five-bar",
+        "--coords",
+        "body9.x",
+        "--out",
+        d.to_str().unwrap(),
+        "-q",
+    ]);
+    let (_, err) = text(&o);
+    assert_eq!(code(&o), 2, "{err}");
+    assert!(!d.join("trajectory.csv").exists(), "the run went ahead");
+
+    let o = mbs(&[
+        "run",
+        "five-bar",
+        "--t-end",
+        "0.1",
+        "--out",
+        d.to_str().unwrap(),
+        "-q",
+    ]);
+    let (out, err) = text(&o);
+    assert_eq!(code(&o), 0, "{err}");
+    let columns = |l: &str| {
+        l.chars()
+            .filter(|c| !matches!(*c as u32, 0x300..=0x36F))
+            .count()
+    };
+    let table: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with('┌'))
+        .take_while(|l| !l.starts_with("files"))
+        .filter(|l| l.starts_with(['┌', '│', '└']))
+        .collect();
+    assert!(table.len() > 10, "{out}");
+    let w = columns(table[0]);
+    for l in &table {
+        assert_eq!(columns(l), w, "ragged row `{l}` in\n{out}");
+        assert!(l.ends_with(['┐', '│', '┘']), "open row `{l}`");
+    }
+    assert!(out.contains("max ‖Φ̇‖"), "{out}");
+}
