@@ -30,6 +30,7 @@ pub mod params;
 pub mod penalty;
 pub mod penalty_scale;
 pub mod projection;
+pub mod recovery;
 pub mod sparse_alf;
 
 pub use alf::{AlfAccelerations, AlfInfo};
@@ -48,5 +49,6 @@ pub use penalty::{
     PenaltyParams, PenaltyStats, PenaltySystem, Violation,
 };
 pub use penalty_scale::{AlphaScale, EpsilonScale};
+pub use recovery::MultiplierRecovery;
 pub use projection::{ProjectionInfo, ProjectionKind, Projector};
 pub use sparse_alf::SparseAlf;

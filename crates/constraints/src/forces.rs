@@ -54,7 +54,7 @@ fn add_torque(
 }
 
 /// Positions and velocities of two markers: (Pᵢ, Pⱼ, Ṗᵢ, Ṗⱼ).
-fn two_points(
+pub(crate) fn two_points(
     mi: &Marker,
     mj: &Marker,
     fi: &BodyFrame,
