@@ -315,6 +315,41 @@ pub fn row_labels(model: &Model, sys: &SystemLayout) -> Vec<(String, String)> {
     labels
 }
 
+/// The method's multipliers as labelled columns, if it gave some for every sample of one
+/// of the assemblies ([ṙ, ṗ] with normalization rows, or [ṙ, ω'] without); `row_<i>`
+/// labels for another count.
+fn method_multipliers(model: &Model, traj: &Trajectory) -> Option<Vec<Series>> {
+    let m = traj.multipliers.iter().flatten().map(Vec::len).max()?;
+    if m == 0 {
+        return None;
+    }
+    let labels = [Layout::EulerParamsPdot, Layout::EulerParamsOmega]
+        .into_iter()
+        .map(|l| SystemLayout::new(model, l))
+        .find(|sys| sys.n_rows() == m)
+        .map(|sys| row_labels(model, &sys))
+        .unwrap_or_else(|| {
+            (0..m)
+                .map(|r| (format!("row_{r} [1]"), format!("multiplier of row {r}")))
+                .collect()
+        });
+    Some(
+        labels
+            .into_iter()
+            .enumerate()
+            .map(|(r, (name, meaning))| Series {
+                name,
+                meaning,
+                values: traj
+                    .multipliers
+                    .iter()
+                    .map(|l| l.as_ref().and_then(|l| l.get(r)).copied().unwrap_or(f64::NAN))
+                    .collect(),
+            })
+            .collect(),
+    )
+}
+
 fn write_table(path: &Path, t: &[f64], cols: &[Series]) -> Result<(), Error> {
     let out = |e: csv::Error| Error::output(path, e);
     let mut w = csv::Writer::from_path(path).map_err(out)?;
@@ -334,9 +369,10 @@ fn write_table(path: &Path, t: &[f64], cols: &[Series]) -> Result<(), Error> {
     w.flush().map_err(|e| Error::output(path, e))
 }
 
-/// Writes `joints.csv`, `joints.json`, the labelled `multipliers.csv` (λ solved at
-/// every sample) and `energy_balance.csv` (if the trajectory has one) into `dir`;
-/// returns the files written.
+/// Writes `joints.csv`, `joints.json` (with the multipliers solved at every sample,
+/// labelled), `energy_balance.csv` (if the trajectory has one) into `dir`, and, when the
+/// method gave multipliers, `multipliers.csv` with the method's λ under the labels of
+/// [`row_labels`] (`t [s]`, then `<joint>.<row> [unit]`); returns the files written.
 pub fn write_all(dir: &Path, model: &Model, traj: &Trajectory) -> Result<Vec<PathBuf>, Error> {
     std::fs::create_dir_all(dir).map_err(|e| Error::output(dir, e))?;
     let mut files = Vec::new();
@@ -347,10 +383,14 @@ pub fn write_all(dir: &Path, model: &Model, traj: &Trajectory) -> Result<Vec<Pat
     for (name, f) in [
         ("joints.csv", JointResults::write_csv as fn(&JointResults, &Path) -> Result<(), Error>),
         ("joints.json", JointResults::write_json),
-        ("multipliers.csv", JointResults::write_multipliers_csv),
     ] {
         let path = dir.join(name);
         f(&jr, &path)?;
+        files.push(path);
+    }
+    if let Some(cols) = method_multipliers(model, traj) {
+        let path = dir.join("multipliers.csv");
+        write_table(&path, &traj.t, &cols)?;
         files.push(path);
     }
     if let Some(b) = &traj.energy_balance {
