@@ -49,6 +49,6 @@ pub use penalty::{
     PenaltyParams, PenaltyStats, PenaltySystem, Violation,
 };
 pub use penalty_scale::{AlphaScale, EpsilonScale};
-pub use recovery::MultiplierRecovery;
 pub use projection::{ProjectionInfo, ProjectionKind, Projector};
+pub use recovery::MultiplierRecovery;
 pub use sparse_alf::SparseAlf;

@@ -40,7 +40,11 @@ impl Reaction {
 }
 
 /// Global position and axes (columns) of a marker.
-pub fn marker_pose(model: &Model, frame: &BodyFrame, marker: MarkerId) -> (Vector3<f64>, Matrix3<f64>) {
+pub fn marker_pose(
+    model: &Model,
+    frame: &BodyFrame,
+    marker: MarkerId,
+) -> (Vector3<f64>, Matrix3<f64>) {
     let mk = model.marker(marker);
     (frame.point(&mk.position), frame.a * mk.orientation)
 }

@@ -145,7 +145,8 @@ impl EnergyBalance {
         let work_dampers = works.next().unwrap_or_default();
         let work_applied = works.next().unwrap_or_default();
         drop(works);
-        let e0 = kinetic.first().copied().unwrap_or(0.0) + potential.first().copied().unwrap_or(0.0);
+        let e0 =
+            kinetic.first().copied().unwrap_or(0.0) + potential.first().copied().unwrap_or(0.0);
         let residual = (0..t.len())
             .map(|k| {
                 kinetic[k] + potential[k] - e0 - work_drivers[k] - work_dampers[k] - work_applied[k]
@@ -235,7 +236,10 @@ mod tests {
     #[test]
     fn cubic_rule_is_exact_for_cubics_on_an_uneven_grid() {
         let t: Vec<f64> = (0..9).map(|k| (k as f64 * 0.37).powf(1.3)).collect();
-        let p: Vec<f64> = t.iter().map(|x| 1.0 - 2.0 * x + 3.0 * x * x - x * x * x).collect();
+        let p: Vec<f64> = t
+            .iter()
+            .map(|x| 1.0 - 2.0 * x + 3.0 * x * x - x * x * x)
+            .collect();
         let w = cumulative(&t, &p);
         for (k, x) in t.iter().enumerate() {
             let exact = x - x * x + x * x * x - 0.25 * x.powi(4);

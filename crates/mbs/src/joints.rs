@@ -102,7 +102,9 @@ impl Table {
 }
 
 /// The coordinates a joint's free motions call for (module docs).
-fn coordinate_kinds(f: Result<Freedoms, mbs_constraints::joints::NoFreedoms>) -> (bool, bool, bool) {
+fn coordinate_kinds(
+    f: Result<Freedoms, mbs_constraints::joints::NoFreedoms>,
+) -> (bool, bool, bool) {
     match f {
         Ok(f) => (
             f.rotation == Rotation::AboutZ,
@@ -129,28 +131,68 @@ impl JointResults {
             let n = &jt.name;
             let (angle, along, rotvec) = coordinate_kinds(Freedoms::of(&jt.kind));
             if angle {
-                table.add(format!("{n}.angle [rad]"), format!("{n}: angle about z_i from x_i to x_j"));
-                table.add(format!("{n}.angle_rate [rad/s]"), format!("{n}: rate of the angle"));
+                table.add(
+                    format!("{n}.angle [rad]"),
+                    format!("{n}: angle about z_i from x_i to x_j"),
+                );
+                table.add(
+                    format!("{n}.angle_rate [rad/s]"),
+                    format!("{n}: rate of the angle"),
+                );
             }
             if along {
-                table.add(format!("{n}.translation [m]"), format!("{n}: translation of P_j along z_i"));
-                table.add(format!("{n}.translation_rate [m/s]"), format!("{n}: rate of the translation"));
+                table.add(
+                    format!("{n}.translation [m]"),
+                    format!("{n}: translation of P_j along z_i"),
+                );
+                table.add(
+                    format!("{n}.translation_rate [m/s]"),
+                    format!("{n}: rate of the translation"),
+                );
             }
             if rotvec {
-                table.add3(n, "rotation", "rad", "rotation vector of marker j relative to marker i, joint frame");
-                table.add3(n, "omega", "rad/s", "angular velocity of marker j relative to marker i, joint frame");
+                table.add3(
+                    n,
+                    "rotation",
+                    "rad",
+                    "rotation vector of marker j relative to marker i, joint frame",
+                );
+                table.add3(
+                    n,
+                    "omega",
+                    "rad/s",
+                    "angular velocity of marker j relative to marker i, joint frame",
+                );
             }
             table.add3(n, "force", "N", "reaction force on body j, global frame");
-            table.add3(n, "torque", "N·m", "reaction torque on body j about P_j, global frame");
-            table.add3(n, "force_joint", "N", "reaction force on body j, joint frame (marker i axes)");
-            table.add3(n, "torque_joint", "N·m", "reaction torque on body j about P_j, joint frame");
+            table.add3(
+                n,
+                "torque",
+                "N·m",
+                "reaction torque on body j about P_j, global frame",
+            );
+            table.add3(
+                n,
+                "force_joint",
+                "N",
+                "reaction force on body j, joint frame (marker i axes)",
+            );
+            table.add3(
+                n,
+                "torque_joint",
+                "N·m",
+                "reaction torque on body j about P_j, joint frame",
+            );
         }
         for d in model.drivers() {
             let unit = driver_row(&d.kind).unit;
             let unit = if unit == "N·m" { "N·m" } else { "N" };
             table.add(
                 format!("{}.effort [{unit}]", d.name),
-                format!("{}: force or torque the driver applies along its driven coordinate", d.name),
+                format!(
+                    "{}: force or torque the driver applies along its driven coordinate",
+                    d.name
+                ),
             );
         }
         let labels = row_labels(model, &sys);
@@ -187,7 +229,8 @@ impl JointResults {
                 table.cols[col].values.push(v);
                 col += 1;
             };
-            let push3 = |push: &mut dyn FnMut(f64), v: Vector3<f64>| v.iter().for_each(|x| push(*x));
+            let push3 =
+                |push: &mut dyn FnMut(f64), v: Vector3<f64>| v.iter().for_each(|x| push(*x));
             for (e, block) in sys.entries().iter().zip(ws.blocks()) {
                 let lam: Vec<f64> = (0..e.rows()).map(|r| lambda[e.global_row(r)]).collect();
                 let (fi, fj) = (ws.frame(e.body_i), ws.frame(e.body_j));
@@ -292,7 +335,11 @@ pub fn row_labels(model: &Model, sys: &SystemLayout) -> Vec<(String, String)> {
         for (r, (name, m)) in rows.into_iter().enumerate().take(e.rows()) {
             labels[e.global_row(r)] = (
                 format!("{name}.{} [{}]", m.label, m.unit),
-                format!("{}: multiplier of row `{}`", sys.source_name(model, e.source), m.label),
+                format!(
+                    "{}: multiplier of row `{}`",
+                    sys.source_name(model, e.source),
+                    m.label
+                ),
             );
         }
     }
@@ -302,7 +349,10 @@ pub fn row_labels(model: &Model, sys: &SystemLayout) -> Vec<(String, String)> {
             *l = match src {
                 Some(ConstraintSource::Normalization(b)) => (
                     format!("{}.normalization [N·m]", model.body(b).name),
-                    format!("multiplier of the Euler-parameter normalization of body `{}`", model.body(b).name),
+                    format!(
+                        "multiplier of the Euler-parameter normalization of body `{}`",
+                        model.body(b).name
+                    ),
                 ),
                 Some(s) => (
                     format!("row_{r} [1]"),
@@ -343,7 +393,12 @@ fn method_multipliers(model: &Model, traj: &Trajectory) -> Option<Vec<Series>> {
                 values: traj
                     .multipliers
                     .iter()
-                    .map(|l| l.as_ref().and_then(|l| l.get(r)).copied().unwrap_or(f64::NAN))
+                    .map(|l| {
+                        l.as_ref()
+                            .and_then(|l| l.get(r))
+                            .copied()
+                            .unwrap_or(f64::NAN)
+                    })
                     .collect(),
             })
             .collect(),
@@ -381,7 +436,10 @@ pub fn write_all(dir: &Path, model: &Model, traj: &Trajectory) -> Result<Vec<Pat
     }
     let jr = JointResults::compute(model, traj, MultiplierSource::Recovered)?;
     for (name, f) in [
-        ("joints.csv", JointResults::write_csv as fn(&JointResults, &Path) -> Result<(), Error>),
+        (
+            "joints.csv",
+            JointResults::write_csv as fn(&JointResults, &Path) -> Result<(), Error>,
+        ),
         ("joints.json", JointResults::write_json),
     ] {
         let path = dir.join(name);
@@ -405,11 +463,31 @@ pub fn write_all(dir: &Path, model: &Model, traj: &Trajectory) -> Result<Vec<Pat
             &traj.t,
             &[
                 series("kinetic [J]", "kinetic energy T", &b.kinetic),
-                series("potential [J]", "potential energy V (gravity, springs)", &b.potential),
-                series("work_drivers [J]", "work of the drivers since t0", &b.work_drivers),
-                series("work_dampers [J]", "work of the dampers since t0", &b.work_dampers),
-                series("work_applied [J]", "work of applied forces, torques, actuators since t0", &b.work_applied),
-                series("residual [J]", "T + V - (T0 + V0) - work of drivers, dampers, applied forces", &b.residual),
+                series(
+                    "potential [J]",
+                    "potential energy V (gravity, springs)",
+                    &b.potential,
+                ),
+                series(
+                    "work_drivers [J]",
+                    "work of the drivers since t0",
+                    &b.work_drivers,
+                ),
+                series(
+                    "work_dampers [J]",
+                    "work of the dampers since t0",
+                    &b.work_dampers,
+                ),
+                series(
+                    "work_applied [J]",
+                    "work of applied forces, torques, actuators since t0",
+                    &b.work_applied,
+                ),
+                series(
+                    "residual [J]",
+                    "T + V - (T0 + V0) - work of drivers, dampers, applied forces",
+                    &b.residual,
+                ),
             ],
         )?;
         files.push(path);
@@ -445,7 +523,10 @@ pub fn header_columns(path: &Path) -> Vec<(String, String, String)> {
 }
 
 fn quantity_meaning(q: &str) -> &'static str {
-    match q.trim_end_matches(|c| c == 'x' || c == 'y' || c == 'z').trim_end_matches('_') {
+    match q
+        .trim_end_matches(|c| c == 'x' || c == 'y' || c == 'z')
+        .trim_end_matches('_')
+    {
         "t" => "time",
         "angle" => "joint angle about z_i from x_i to x_j",
         "angle_rate" => "rate of the joint angle",
@@ -471,5 +552,8 @@ fn quantity_meaning(q: &str) -> &'static str {
 
 /// Whether the manifest takes the columns of file `name` from its header.
 pub fn describes(name: &str) -> bool {
-    matches!(name, "joints.csv" | "multipliers.csv" | "energy_balance.csv")
+    matches!(
+        name,
+        "joints.csv" | "multipliers.csv" | "energy_balance.csv"
+    )
 }

@@ -197,7 +197,11 @@ pub fn manifest(traj: &Trajectory, files: &[PathBuf]) -> Manifest {
 pub fn write(dir: &Path, traj: &Trajectory, files: &[PathBuf]) -> Result<PathBuf, Error> {
     let path = dir.join(FILE_NAME);
     let mut m = manifest(traj, files);
-    for e in m.files.iter_mut().filter(|e| crate::joints::describes(&e.file)) {
+    for e in m
+        .files
+        .iter_mut()
+        .filter(|e| crate::joints::describes(&e.file))
+    {
         e.columns = crate::joints::header_columns(&dir.join(&e.file))
             .into_iter()
             .map(|(name, unit, meaning)| column(name, &unit, meaning))

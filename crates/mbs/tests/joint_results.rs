@@ -44,9 +44,24 @@ fn pendulum(m: f64, j: f64, l: f64, omega0: f64) -> Model {
     let mut b = ModelBuilder::new("pendulum");
     b.gravity(Vector3::new(0.0, -G, 0.0));
     let link = b.body("link", m, Matrix3::from_diagonal(&Vector3::new(j, j, j)));
-    b.set_initial_pose(link, Vector3::new(0.0, -l, 0.0), mbs::kinematics::euler_params::identity());
-    b.set_initial_velocity(link, Vector3::new(omega0 * l, 0.0, 0.0), Vector3::new(0.0, 0.0, omega0));
-    b.joint_at("pivot", JointKind::Revolute, BodyRef::Ground, BodyRef::Body(link), Vector3::zeros(), Vector3::z());
+    b.set_initial_pose(
+        link,
+        Vector3::new(0.0, -l, 0.0),
+        mbs::kinematics::euler_params::identity(),
+    );
+    b.set_initial_velocity(
+        link,
+        Vector3::new(omega0 * l, 0.0, 0.0),
+        Vector3::new(0.0, 0.0, omega0),
+    );
+    b.joint_at(
+        "pivot",
+        JointKind::Revolute,
+        BodyRef::Ground,
+        BodyRef::Body(link),
+        Vector3::zeros(),
+        Vector3::z(),
+    );
     b.build().unwrap()
 }
 
@@ -85,7 +100,10 @@ fn pendulum_pivot_force_is_m_g_plus_m_v2_over_l() {
             .max((f.dot(&t_hat) - tangential).abs())
             .max(fz[k].abs());
     }
-    eprintln!("pendulum: F_y(bottom) = {} (hand {hand}), worst radial/tangential error {worst:.2e} N", fy[0]);
+    eprintln!(
+        "pendulum: F_y(bottom) = {} (hand {hand}), worst radial/tangential error {worst:.2e} N",
+        fy[0]
+    );
     assert!(worst < 1e-6 * hand, "{worst}");
 }
 
@@ -104,18 +122,60 @@ fn loaded_four_bar(w: f64) -> Model {
     let rocker = b.body("rocker", 1.0, inertia);
     b.set_initial_pose(rocker, Vector3::new(1.15, 0.2, 0.0), id);
     let z = Vector3::z();
-    let o2 = b.joint_at("O2", JointKind::Revolute, BodyRef::Ground, BodyRef::Body(crank), Vector3::zeros(), z);
-    b.joint_at("A", JointKind::Revolute, BodyRef::Body(crank), BodyRef::Body(coupler), Vector3::new(0.3, 0.4, 0.0), z);
-    b.joint_at("B", JointKind::Revolute, BodyRef::Body(rocker), BodyRef::Body(coupler), Vector3::new(1.3, 0.4, 0.0), z);
-    b.joint_at("O4", JointKind::Revolute, BodyRef::Ground, BodyRef::Body(rocker), Vector3::new(1.0, 0.0, 0.0), z);
-    let mid = b.marker_at_global("M", BodyRef::Body(coupler), Vector3::new(0.8, 0.4, 0.0), z, None);
+    let o2 = b.joint_at(
+        "O2",
+        JointKind::Revolute,
+        BodyRef::Ground,
+        BodyRef::Body(crank),
+        Vector3::zeros(),
+        z,
+    );
+    b.joint_at(
+        "A",
+        JointKind::Revolute,
+        BodyRef::Body(crank),
+        BodyRef::Body(coupler),
+        Vector3::new(0.3, 0.4, 0.0),
+        z,
+    );
+    b.joint_at(
+        "B",
+        JointKind::Revolute,
+        BodyRef::Body(rocker),
+        BodyRef::Body(coupler),
+        Vector3::new(1.3, 0.4, 0.0),
+        z,
+    );
+    b.joint_at(
+        "O4",
+        JointKind::Revolute,
+        BodyRef::Ground,
+        BodyRef::Body(rocker),
+        Vector3::new(1.0, 0.0, 0.0),
+        z,
+    );
+    let mid = b.marker_at_global(
+        "M",
+        BodyRef::Body(coupler),
+        Vector3::new(0.8, 0.4, 0.0),
+        z,
+        None,
+    );
     b.force(ForceElement::PointForce {
         name: "weight".into(),
         marker: mid,
-        force: [TimeFunction::constant(0.0), TimeFunction::constant(-w), TimeFunction::constant(0.0)],
+        force: [
+            TimeFunction::constant(0.0),
+            TimeFunction::constant(-w),
+            TimeFunction::constant(0.0),
+        ],
         frame: LoadFrame::Global,
     });
-    b.driver("hold", DriverKind::JointAngle { joint: o2 }, TimeFunction::constant(0.0));
+    b.driver(
+        "hold",
+        DriverKind::JointAngle { joint: o2 },
+        TimeFunction::constant(0.0),
+    );
     b.build().unwrap()
 }
 
@@ -143,7 +203,11 @@ fn loaded_four_bar_statics_match_the_hand_computation() {
     for k in 0..traj.len() {
         for (name, hand) in expect {
             let v = col(&jr, name)[k];
-            assert!((v - hand).abs() < 1e-6 * w, "t = {}: {name} = {v}, hand {hand}", traj.t[k]);
+            assert!(
+                (v - hand).abs() < 1e-6 * w,
+                "t = {}: {name} = {v}, hand {hand}",
+                traj.t[k]
+            );
         }
         // in the plane: no out-of-plane force, no in-plane torque at any pin
         for j in ["O2", "A", "B", "O4"] {
@@ -162,8 +226,19 @@ fn driven_crank(m: f64, j: f64, l: f64, theta0: f64, omega: f64) -> (Model, Join
     let link = b.body("crank", m, Matrix3::from_diagonal_element(j));
     let u = Vector3::new(theta0.cos(), theta0.sin(), 0.0);
     b.set_initial_pose(link, l * u, mbs::kinematics::euler_params::identity());
-    b.set_initial_velocity(link, omega * l * Vector3::z().cross(&u), Vector3::new(0.0, 0.0, omega));
-    let pivot = b.joint_at("pivot", JointKind::Revolute, BodyRef::Ground, BodyRef::Body(link), Vector3::zeros(), Vector3::z());
+    b.set_initial_velocity(
+        link,
+        omega * l * Vector3::z().cross(&u),
+        Vector3::new(0.0, 0.0, omega),
+    );
+    let pivot = b.joint_at(
+        "pivot",
+        JointKind::Revolute,
+        BodyRef::Ground,
+        BodyRef::Body(link),
+        Vector3::zeros(),
+        Vector3::z(),
+    );
     b.driver(
         "motor",
         DriverKind::JointAngle { joint: pivot },
@@ -187,13 +262,24 @@ fn driver_effort_of_a_crank_at_constant_speed_against_gravity() {
         let hand = m * G * l * (th0 + w * t).cos();
         worst = worst.max((effort[k] - hand).abs());
     }
-    eprintln!("driven crank: worst |effort − m g L cos θ| = {worst:.2e} N·m (peak {})", m * G * l);
+    eprintln!(
+        "driven crank: worst |effort − m g L cos θ| = {worst:.2e} N·m (peak {})",
+        m * G * l
+    );
     assert!(worst < 1e-7 * m * G * l, "{worst}");
     // the work of the motor is the change of potential energy: balance residual ≈ 0
     let b = traj.energy_balance.as_ref().unwrap();
     let dv = b.potential.last().unwrap() - b.potential[0];
-    assert!((b.work_drivers.last().unwrap() - dv).abs() < 1e-6 * m * G * l, "{} vs {dv}", b.work_drivers.last().unwrap());
-    assert!(traj.energy_drift() < 1e-6 * m * G * l, "{}", traj.energy_drift());
+    assert!(
+        (b.work_drivers.last().unwrap() - dv).abs() < 1e-6 * m * G * l,
+        "{} vs {dv}",
+        b.work_drivers.last().unwrap()
+    );
+    assert!(
+        traj.energy_drift() < 1e-6 * m * G * l,
+        "{}",
+        traj.energy_drift()
+    );
 }
 
 /// The pendulum of [`pendulum`], started at 1 rad from the bottom, through methods
@@ -211,15 +297,34 @@ fn reactions_agree_across_methods() {
         let l2 = b.body("l2", 0.5, inertia);
         b.set_initial_pose(l2, Vector3::new(0.75, 0.0, 0.0), id);
         let z = Vector3::z();
-        b.joint_at("p1", JointKind::Revolute, BodyRef::Ground, BodyRef::Body(l1), Vector3::zeros(), z);
-        b.joint_at("p2", JointKind::Revolute, BodyRef::Body(l1), BodyRef::Body(l2), Vector3::new(0.5, 0.0, 0.0), z);
+        b.joint_at(
+            "p1",
+            JointKind::Revolute,
+            BodyRef::Ground,
+            BodyRef::Body(l1),
+            Vector3::zeros(),
+            z,
+        );
+        b.joint_at(
+            "p2",
+            JointKind::Revolute,
+            BodyRef::Body(l1),
+            BodyRef::Body(l2),
+            Vector3::new(0.5, 0.0, 0.0),
+            z,
+        );
         b.build().unwrap()
     };
     let reference = run(&model, "lagrange-projection", 1.0, 20, 1e-11);
     let rref = results(&model, &reference);
-    let scale = col(&rref, "p1.force_y [N]").iter().fold(0.0f64, |a, v| a.max(v.abs()));
+    let scale = col(&rref, "p1.force_y [N]")
+        .iter()
+        .fold(0.0f64, |a, v| a.max(v.abs()));
     // the method's own λ (one per row of the [ṙ, ṗ] assembly) are the recovered ones
-    if reference.multipliers.iter().all(|l| l.as_ref().is_some_and(|l| l.len() == rref.multipliers.len())) {
+    if reference.multipliers.iter().all(|l| {
+        l.as_ref()
+            .is_some_and(|l| l.len() == rref.multipliers.len())
+    }) {
         let own = JointResults::compute(&model, &reference, MultiplierSource::Method).unwrap();
         let d = max_diff(&own, &rref, "p1.force_y [N]");
         eprintln!("lagrange-projection own λ vs recovered: {d:.2e} N");
@@ -238,10 +343,18 @@ fn reactions_agree_across_methods() {
         let traj = run(&model, method, 1.0, 20, rtol);
         let jr = results(&model, &traj);
         let mut worst: f64 = 0.0;
-        for c in ["p1.force_x [N]", "p1.force_y [N]", "p2.force_x [N]", "p2.force_y [N]", "p2.torque_z [N·m]"] {
+        for c in [
+            "p1.force_x [N]",
+            "p1.force_y [N]",
+            "p2.force_x [N]",
+            "p2.force_y [N]",
+            "p2.torque_z [N·m]",
+        ] {
             worst = worst.max(max_diff(&jr, &rref, c));
         }
-        eprintln!("{method}: largest reaction difference from lagrange-projection {worst:.2e} N (scale {scale:.2})");
+        eprintln!(
+            "{method}: largest reaction difference from lagrange-projection {worst:.2e} N (scale {scale:.2})"
+        );
         assert!(worst < 10.0 * rtol * scale, "{method}: {worst}");
     }
 }
@@ -266,52 +379,86 @@ fn driven_damped_with(parts: [bool; 4]) -> Model {
     let inertia = Matrix3::from_diagonal_element(0.02);
     let crank = b.body("crank", 1.0, inertia);
     b.set_initial_pose(crank, Vector3::new(0.15, 0.0, 0.0), id);
-    b.set_initial_velocity(crank, Vector3::new(0.0, 0.3, 0.0), Vector3::new(0.0, 0.0, 2.0));
+    b.set_initial_velocity(
+        crank,
+        Vector3::new(0.0, 0.3, 0.0),
+        Vector3::new(0.0, 0.0, 2.0),
+    );
     let link = b.body("link", 0.8, inertia);
     b.set_initial_pose(link, Vector3::new(0.3, -0.25, 0.0), id);
     b.set_initial_velocity(link, Vector3::new(0.0, 0.6, 0.0), Vector3::zeros());
     let z = Vector3::z();
-    let pivot = b.joint_at("pivot", JointKind::Revolute, BodyRef::Ground, BodyRef::Body(crank), Vector3::zeros(), z);
-    let elbow = b.joint_at("elbow", JointKind::Revolute, BodyRef::Body(crank), BodyRef::Body(link), Vector3::new(0.3, 0.0, 0.0), z);
-    if parts[0] {
-    b.driver(
-        "motor",
-        DriverKind::JointAngle { joint: pivot },
-        TimeFunction::Polynomial {
-            coefficients: vec![0.0, 2.0],
-        },
+    let pivot = b.joint_at(
+        "pivot",
+        JointKind::Revolute,
+        BodyRef::Ground,
+        BodyRef::Body(crank),
+        Vector3::zeros(),
+        z,
     );
+    let elbow = b.joint_at(
+        "elbow",
+        JointKind::Revolute,
+        BodyRef::Body(crank),
+        BodyRef::Body(link),
+        Vector3::new(0.3, 0.0, 0.0),
+        z,
+    );
+    if parts[0] {
+        b.driver(
+            "motor",
+            DriverKind::JointAngle { joint: pivot },
+            TimeFunction::Polynomial {
+                coefficients: vec![0.0, 2.0],
+            },
+        );
     }
     if parts[1] {
-    b.force(ForceElement::RotationalSpringDamper {
-        name: "elbow-damper".into(),
-        joint: elbow,
-        stiffness: 0.0,
-        damping: 0.4,
-        free_angle: 0.0,
-        actuator: TimeFunction::default(),
-    });
+        b.force(ForceElement::RotationalSpringDamper {
+            name: "elbow-damper".into(),
+            joint: elbow,
+            stiffness: 0.0,
+            damping: 0.4,
+            free_angle: 0.0,
+            actuator: TimeFunction::default(),
+        });
     }
-    let tip = b.marker_at_global("tip", BodyRef::Body(link), Vector3::new(0.3, -0.5, 0.0), z, None);
-    let anchor = b.marker_at_global("anchor", BodyRef::Ground, Vector3::new(0.6, -0.8, 0.0), z, None);
+    let tip = b.marker_at_global(
+        "tip",
+        BodyRef::Body(link),
+        Vector3::new(0.3, -0.5, 0.0),
+        z,
+        None,
+    );
+    let anchor = b.marker_at_global(
+        "anchor",
+        BodyRef::Ground,
+        Vector3::new(0.6, -0.8, 0.0),
+        z,
+        None,
+    );
     if parts[2] {
-    b.force(ForceElement::SpringDamper {
-        name: "strut".into(),
-        marker_i: anchor,
-        marker_j: tip,
-        stiffness: 40.0,
-        damping: 1.5,
-        free_length: 0.3,
-        actuator: TimeFunction::default(),
-    });
+        b.force(ForceElement::SpringDamper {
+            name: "strut".into(),
+            marker_i: anchor,
+            marker_j: tip,
+            stiffness: 40.0,
+            damping: 1.5,
+            free_length: 0.3,
+            actuator: TimeFunction::default(),
+        });
     }
     if parts[3] {
-    b.force(ForceElement::PointForce {
-        name: "push".into(),
-        marker: tip,
-        force: [TimeFunction::constant(2.0), TimeFunction::constant(0.0), TimeFunction::constant(0.0)],
-        frame: LoadFrame::Global,
-    });
+        b.force(ForceElement::PointForce {
+            name: "push".into(),
+            marker: tip,
+            force: [
+                TimeFunction::constant(2.0),
+                TimeFunction::constant(0.0),
+                TimeFunction::constant(0.0),
+            ],
+            frame: LoadFrame::Global,
+        });
     }
     b.build().unwrap()
 }
@@ -324,9 +471,13 @@ fn energy_balance_of_a_driven_damped_model_closes() {
     let last = |v: &[f64]| *v.last().unwrap();
     let e = |k: usize| b.kinetic[k] + b.potential[k];
     let de = e(traj.len() - 1) - e(0);
-    let scale = [last(&b.work_drivers), last(&b.work_dampers), last(&b.work_applied)]
-        .iter()
-        .fold(de.abs(), |a, w| a.max(w.abs()));
+    let scale = [
+        last(&b.work_drivers),
+        last(&b.work_dampers),
+        last(&b.work_applied),
+    ]
+    .iter()
+    .fold(de.abs(), |a, w| a.max(w.abs()));
     let residual = traj.energy_drift();
     eprintln!(
         "driven damped: ΔE {de:.4} J, W_drivers {:.4}, W_dampers {:.4}, W_applied {:.4}, residual {residual:.2e} J, quadrature error estimate {:.2e} J",
@@ -339,11 +490,18 @@ fn energy_balance_of_a_driven_damped_model_closes() {
     // RK45 at 1e-10; the cubic quadrature over 300 output intervals (h = 0.01 s)
     assert!(residual < 1e-5 * scale, "{residual} of {scale}");
     // leaving one work out breaks the balance by that work
-    for (name, w) in [("drivers", &b.work_drivers), ("dampers", &b.work_dampers), ("applied", &b.work_applied)] {
+    for (name, w) in [
+        ("drivers", &b.work_drivers),
+        ("dampers", &b.work_dampers),
+        ("applied", &b.work_applied),
+    ] {
         let without = (0..traj.len())
             .map(|k| (b.residual[k] + w[k]).abs())
             .fold(0.0, f64::max);
-        assert!(without > 1e3 * residual.max(1e-12), "{name}: {without} vs {residual}");
+        assert!(
+            without > 1e3 * residual.max(1e-12),
+            "{name}: {without} vs {residual}"
+        );
     }
     // coarser output samples: the quadrature's share grows, and stays below its estimate
     let coarse = run(&model, "alf-index1", 3.0, 75, 1e-10);
@@ -374,16 +532,28 @@ fn output_files_have_named_columns_with_units_and_a_manifest() {
         text.lines().next().unwrap().to_string()
     };
     let j = header("joints.csv");
-    for c in ["t [s]", "pivot.angle [rad]", "pivot.force_x [N]", "pivot.torque_joint_z [N·m]", "motor.effort [N·m]"] {
+    for c in [
+        "t [s]",
+        "pivot.angle [rad]",
+        "pivot.force_x [N]",
+        "pivot.torque_joint_z [N·m]",
+        "motor.effort [N·m]",
+    ] {
         assert!(j.split(',').any(|h| h == c), "{c} in {j}");
     }
     let l = header("multipliers.csv");
-    for c in ["pivot.point_x [N]", "pivot.zj.xi [N·m]", "motor.angle [N·m]", "crank.normalization [N·m]"] {
+    for c in [
+        "pivot.point_x [N]",
+        "pivot.zj.xi [N·m]",
+        "motor.angle [N·m]",
+        "crank.normalization [N·m]",
+    ] {
         assert!(l.split(',').any(|h| h == c), "{c} in {l}");
     }
     assert!(header("energy_balance.csv").contains("residual [J]"));
     let path = mbs::manifest::write(&dir, &traj, &files).unwrap();
-    let m: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let entry = m["files"]
         .as_array()
         .unwrap()
@@ -397,7 +567,12 @@ fn output_files_have_named_columns_with_units_and_a_manifest() {
         .find(|c| c["name"] == "pivot.force_x [N]")
         .unwrap();
     assert_eq!(force["unit"], "N");
-    assert!(force["meaning"].as_str().unwrap().contains("reaction force"));
+    assert!(
+        force["meaning"]
+            .as_str()
+            .unwrap()
+            .contains("reaction force")
+    );
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("joints.json")).unwrap()).unwrap();
     assert_eq!(json["t"].as_array().unwrap().len(), traj.len());

@@ -39,7 +39,12 @@ pub fn joint_rows(kind: &JointKind) -> Vec<RowMeaning> {
             v.extend([dot("zj.xi"), dot("zj.yi")]);
         }
         JointKind::Cylindrical | JointKind::Prismatic => {
-            v.extend([dot("zj.xi"), dot("zj.yi"), row("xi.d", "N"), row("yi.d", "N")]);
+            v.extend([
+                dot("zj.xi"),
+                dot("zj.yi"),
+                row("xi.d", "N"),
+                row("yi.d", "N"),
+            ]);
             if *kind == JointKind::Prismatic {
                 v.push(dot("yj.xi"));
             }
