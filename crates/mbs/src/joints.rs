@@ -523,10 +523,7 @@ pub fn header_columns(path: &Path) -> Vec<(String, String, String)> {
 }
 
 fn quantity_meaning(q: &str) -> &'static str {
-    match q
-        .trim_end_matches(|c| c == 'x' || c == 'y' || c == 'z')
-        .trim_end_matches('_')
-    {
+    match q.trim_end_matches(['x', 'y', 'z']).trim_end_matches('_') {
         "t" => "time",
         "angle" => "joint angle about z_i from x_i to x_j",
         "angle_rate" => "rate of the joint angle",
