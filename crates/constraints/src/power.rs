@@ -17,9 +17,9 @@
 //!
 //! Gravity is conservative (in V).
 
-use mbs_model::{ForceElement, LoadFrame, Model};
+use mbs_model::{ForceElement, MarkerId, Model};
 
-use crate::forces::{MIN_SPRING_LENGTH, two_points};
+use crate::forces::{MIN_SPRING_LENGTH, load_vector, two_points};
 use crate::frame::frame_of;
 use crate::workspace::Workspace;
 
@@ -48,15 +48,7 @@ impl Workspace {
                 } => {
                     let mk = model.marker(*marker);
                     let fr = frame_of(frames, ground, mk.body);
-                    let comp = nalgebra::Vector3::new(
-                        force[0].value(t),
-                        force[1].value(t),
-                        force[2].value(t),
-                    );
-                    let f = match frame {
-                        LoadFrame::Global => comp,
-                        LoadFrame::Marker => fr.a * (mk.orientation * comp),
-                    };
+                    let f = load_vector(force, *frame, mk, fr, t);
                     p.applied += f.dot(&fr.point_velocity(&mk.position));
                 }
                 ForceElement::Torque {
@@ -67,16 +59,7 @@ impl Workspace {
                 } => {
                     let mk = model.marker(*marker);
                     let fr = frame_of(frames, ground, mk.body);
-                    let comp = nalgebra::Vector3::new(
-                        torque[0].value(t),
-                        torque[1].value(t),
-                        torque[2].value(t),
-                    );
-                    let n = match frame {
-                        LoadFrame::Global => comp,
-                        LoadFrame::Marker => fr.a * (mk.orientation * comp),
-                    };
-                    p.applied += n.dot(&fr.omega);
+                    p.applied += load_vector(torque, *frame, mk, fr, t).dot(&fr.omega);
                 }
                 ForceElement::SpringDamper {
                     marker_i,
@@ -85,15 +68,9 @@ impl Workspace {
                     actuator,
                     ..
                 } => {
-                    let (mi, mj) = (model.marker(*marker_i), model.marker(*marker_j));
-                    let fi = frame_of(frames, ground, mi.body);
-                    let fj = frame_of(frames, ground, mj.body);
-                    let (pi, pj, vi, vj) = two_points(mi, mj, fi, fj);
-                    let l = (pj - pi).norm();
-                    if l < MIN_SPRING_LENGTH {
+                    let Some((_, ldot)) = self.stretch(model, *marker_i, *marker_j) else {
                         continue;
-                    }
-                    let ldot = ((pj - pi) / l).dot(&(vj - vi));
+                    };
                     p.damping -= damping * ldot * ldot;
                     p.applied -= actuator.value(t) * ldot;
                 }
@@ -105,15 +82,12 @@ impl Workspace {
                     free_length,
                     ..
                 } => {
-                    let (mi, mj) = (model.marker(*marker_i), model.marker(*marker_j));
-                    let fi = frame_of(frames, ground, mi.body);
-                    let fj = frame_of(frames, ground, mj.body);
-                    let (pi, pj, vi, vj) = two_points(mi, mj, fi, fj);
-                    let l = (pj - pi).norm();
-                    if l >= *free_length || l < MIN_SPRING_LENGTH {
+                    let Some((l, ldot)) = self.stretch(model, *marker_i, *marker_j) else {
+                        continue;
+                    };
+                    if l >= *free_length {
                         continue;
                     }
-                    let ldot = ((pj - pi) / l).dot(&(vj - vi));
                     let spring = stiffness * (free_length - l);
                     let push = (spring - damping * ldot).max(0.0);
                     // P + V̇ = push·l̇ − spring·l̇
@@ -137,5 +111,16 @@ impl Workspace {
             }
         }
         p
+    }
+
+    /// Length l and rate l̇ of the line between two markers, `None` below
+    /// [`MIN_SPRING_LENGTH`] (no direction, no force).
+    fn stretch(&self, model: &Model, i: MarkerId, j: MarkerId) -> Option<(f64, f64)> {
+        let (mi, mj) = (model.marker(i), model.marker(j));
+        let fi = frame_of(&self.frames, &self.ground, mi.body);
+        let fj = frame_of(&self.frames, &self.ground, mj.body);
+        let (pi, pj, vi, vj) = two_points(mi, mj, fi, fj);
+        let l = (pj - pi).norm();
+        (l >= MIN_SPRING_LENGTH).then(|| (l, ((pj - pi) / l).dot(&(vj - vi))))
     }
 }

@@ -23,6 +23,7 @@
 
 use std::sync::Arc;
 
+use mbs_constraints::workspace::velocity6;
 use mbs_constraints::{ConstraintSource, SystemLayout, Workspace};
 use mbs_model::{Layout, Model, State};
 
@@ -89,8 +90,8 @@ impl PowerMeter {
                     continue;
                 }
                 let b = self.ws.block(k);
-                let vi = velocity(&self.ws, e.body_i);
-                let vj = velocity(&self.ws, e.body_j);
+                let vi = velocity6(self.ws.frame(e.body_i));
+                let vj = velocity6(self.ws.frame(e.body_j));
                 let phi_q_v = b.ji * vi + b.jj * vj;
                 for r in 0..e.rows() {
                     drivers -= lambda[e.global_row(r)] * phi_q_v[r];
@@ -99,19 +100,6 @@ impl PowerMeter {
         }
         Ok([drivers, p.damping, p.applied])
     }
-}
-
-/// [ṙ; ω'] of a body (zero for ground).
-fn velocity(ws: &Workspace, b: mbs_model::BodyRef) -> nalgebra::Vector6<f64> {
-    let f = ws.frame(b);
-    nalgebra::Vector6::new(
-        f.rdot.x,
-        f.rdot.y,
-        f.rdot.z,
-        f.omega_body.x,
-        f.omega_body.y,
-        f.omega_body.z,
-    )
 }
 
 impl EnergyBalance {
