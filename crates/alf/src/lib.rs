@@ -33,6 +33,7 @@ pub mod params;
 pub mod penalty;
 pub mod penalty_scale;
 pub mod projection;
+pub mod recovery;
 pub mod sparse_alf;
 
 pub use alf::{AlfAccelerations, AlfInfo};
@@ -53,4 +54,5 @@ pub use penalty::{
 };
 pub use penalty_scale::{AlphaScale, DEFAULT_KAPPA, EpsilonScale};
 pub use projection::{ProjectionInfo, ProjectionKind, Projector};
+pub use recovery::MultiplierRecovery;
 pub use sparse_alf::SparseAlf;

@@ -54,7 +54,7 @@ fn add_torque(
 }
 
 /// Positions and velocities of two markers: (Pᵢ, Pⱼ, Ṗᵢ, Ṗⱼ).
-fn two_points(
+pub(crate) fn two_points(
     mi: &Marker,
     mj: &Marker,
     fi: &BodyFrame,
@@ -66,6 +66,22 @@ fn two_points(
         fi.point_velocity(&mi.position),
         fj.point_velocity(&mj.position),
     )
+}
+
+/// The global vector of a point force or torque with components `comp(t)` in `frame`,
+/// at marker `mk` on body frame `fr`.
+pub(crate) fn load_vector(
+    comp: &[mbs_model::TimeFunction; 3],
+    frame: LoadFrame,
+    mk: &Marker,
+    fr: &BodyFrame,
+    t: f64,
+) -> Vector3<f64> {
+    let c = Vector3::new(comp[0].value(t), comp[1].value(t), comp[2].value(t));
+    match frame {
+        LoadFrame::Global => c,
+        LoadFrame::Marker => fr.a * (mk.orientation * c),
+    }
 }
 
 impl Workspace {
@@ -92,12 +108,7 @@ impl Workspace {
                 } => {
                     let mk = model.marker(*marker);
                     let fr = frame_of(frames, ground, mk.body);
-                    let comp =
-                        Vector3::new(force[0].value(t), force[1].value(t), force[2].value(t));
-                    let f = match frame {
-                        LoadFrame::Global => comp,
-                        LoadFrame::Marker => fr.a * (mk.orientation * comp),
-                    };
+                    let f = load_vector(force, *frame, mk, fr, t);
                     add_force(loads, frames, mk.body, f, fr.point(&mk.position));
                 }
                 ForceElement::Torque {
@@ -108,12 +119,7 @@ impl Workspace {
                 } => {
                     let mk = model.marker(*marker);
                     let fr = frame_of(frames, ground, mk.body);
-                    let comp =
-                        Vector3::new(torque[0].value(t), torque[1].value(t), torque[2].value(t));
-                    let n = match frame {
-                        LoadFrame::Global => comp,
-                        LoadFrame::Marker => fr.a * (mk.orientation * comp),
-                    };
+                    let n = load_vector(torque, *frame, mk, fr, t);
                     add_torque(loads, frames, mk.body, n);
                 }
                 ForceElement::SpringDamper {

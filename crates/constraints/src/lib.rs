@@ -60,7 +60,9 @@ pub mod frame;
 pub mod joints;
 pub mod mass;
 pub mod mobility;
+pub mod power;
 pub mod primitives;
+pub mod reactions;
 mod stabilization;
 pub mod workspace;
 
@@ -72,5 +74,7 @@ pub use forces::MIN_SPRING_LENGTH;
 pub use frame::{BodyFrame, update_frames};
 pub use mass::MassBlock;
 pub use mobility::{Mobility, mobility, mobility_with};
+pub use power::ElementPowers;
+pub use reactions::{Reaction, RelativeMotion};
 pub use stabilization::Baumgarte;
 pub use workspace::Workspace;

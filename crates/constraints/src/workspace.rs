@@ -238,7 +238,7 @@ fn evaluate_custom(
 
 /// [ṙ; ω'] of a frame.
 #[inline]
-pub(crate) fn velocity6(f: &BodyFrame) -> nalgebra::Vector6<f64> {
+pub fn velocity6(f: &BodyFrame) -> nalgebra::Vector6<f64> {
     nalgebra::Vector6::new(
         f.rdot.x,
         f.rdot.y,

@@ -236,6 +236,11 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 Err(e) => return Err(e),
             };
             let mut files = traj.write_all(&out)?;
+            for f in mbs::joints::write_all(&out, sim.model(), &traj)? {
+                if !files.contains(&f) {
+                    files.push(f);
+                }
+            }
             if plot && !traj.is_empty() {
                 files.extend(mbs::plot::write_plots(&traj, &out, &coords)?);
             }
@@ -385,7 +390,7 @@ fn print_summary(t: &Trajectory) {
         ("max ‖Φ‖", sci(t.max_phi())),
         ("max ‖Φ̇‖", sci(t.max_phi_dot())),
         ("max ‖Φ̈‖", sci(t.max_phi_ddot())),
-        ("energy drift max|E−E₀|", sci(t.energy_drift())),
+        ("energy balance residual", sci(t.energy_drift())),
         (
             "… in % of max T",
             sci(t.energy_error_percent_of_max_kinetic()),

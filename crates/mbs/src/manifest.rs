@@ -149,6 +149,18 @@ fn describe(traj: &Trajectory, name: &str) -> Entry {
                 column("lambda_<i>", "mixed (N, N·m, …)", "multiplier of constraint row i"),
             ],
         ),
+        ("joints", "csv") => (
+            "one row per output sample: per joint its coordinates and rates in the joint frame (marker i axes), the reaction force and torque on body j at marker j's origin (global and joint frame), per driver its effort; the unit of each column is in its header".to_string(),
+            Vec::new(),
+        ),
+        ("joints", "json") => (
+            "the columns of joints.csv and multipliers.csv with their meanings, as arrays".to_string(),
+            Vec::new(),
+        ),
+        ("energy_balance", "csv") => (
+            "one row per output sample: kinetic and potential energy, work of drivers, dampers and applied forces since t0, and the balance residual [J]".to_string(),
+            Vec::new(),
+        ),
         ("energy_error", _) => ("plot of E(t) − E(0) [J] against t [s]".to_string(), Vec::new()),
         ("energy", _) => ("plot of kinetic, potential and total energy [J] against t [s]".to_string(), Vec::new()),
         ("constraints", _) => ("plot of ‖Φ‖, ‖Φ̇‖, ‖Φ̈‖ against t [s], log scale".to_string(), Vec::new()),
@@ -185,6 +197,16 @@ pub fn manifest(traj: &Trajectory, files: &[PathBuf]) -> Manifest {
 pub fn write(dir: &Path, traj: &Trajectory, files: &[PathBuf]) -> Result<PathBuf, Error> {
     let path = dir.join(FILE_NAME);
     let mut m = manifest(traj, files);
+    for e in m
+        .files
+        .iter_mut()
+        .filter(|e| crate::joints::describes(&e.file))
+    {
+        e.columns = crate::joints::header_columns(&dir.join(&e.file))
+            .into_iter()
+            .map(|(name, unit, meaning)| column(name, &unit, meaning))
+            .collect();
+    }
     m.files.push(Entry {
         file: FILE_NAME.to_string(),
         format: "json".to_string(),

@@ -453,6 +453,7 @@ impl Simulation {
             failure: None,
             initial_assembly: None,
             singular_passes: Vec::new(),
+            energy_balance: None,
         };
         let mut phi_dot_vecs = Vec::with_capacity(n);
         for s in samples {
@@ -489,6 +490,13 @@ impl Simulation {
                 }
             }
         }
+        traj.energy_balance = crate::energy_balance::EnergyBalance::compute(
+            &self.model,
+            &traj.states,
+            &traj.kinetic_energy,
+            &traj.potential_energy,
+        )
+        .ok();
         traj
     }
 }

@@ -71,6 +71,9 @@ pub struct Trajectory {
     /// Passes near singular configurations of the constraint Jacobian seen at the
     /// samples (see [`crate::guard`]).
     pub singular_passes: Vec<crate::guard::SingularPass>,
+    /// Energy balance (works of drivers, dampers and applied forces), if it could be
+    /// evaluated; [`Trajectory::energy_error`] is its residual.
+    pub energy_balance: Option<crate::energy_balance::EnergyBalance>,
 }
 
 impl Trajectory {
@@ -114,13 +117,19 @@ impl Trajectory {
         self.states[k].omega(body)
     }
 
-    /// E(t) − E(t₀) for every sample.
+    /// The energy balance residual E(t) − E(t₀) − W(t) for every sample, W the work of
+    /// drivers, dampers and applied forces ([`crate::energy_balance`]); E(t) − E(t₀)
+    /// when there is no balance.
     pub fn energy_error(&self) -> Vec<f64> {
+        if let Some(b) = &self.energy_balance {
+            return b.residual.clone();
+        }
         let e0 = self.total_energy.first().copied().unwrap_or(0.0);
         self.total_energy.iter().map(|e| e - e0).collect()
     }
 
-    /// max |E(t) − E(t₀)| (the energy drift of a conservative system).
+    /// max |E(t) − E(t₀) − W(t)| (the energy drift of a conservative system, the
+    /// balance residual of any).
     pub fn energy_drift(&self) -> f64 {
         max_finite(self.energy_error().iter().map(|e| e.abs()))
     }

@@ -96,7 +96,50 @@ pub fn trajectory<'py>(py: Python<'py>, t: &Trajectory) -> PyResult<Bound<'py, P
         passes.append(e)?;
     }
     d.set_item("singular_passes", passes)?;
+    d.set_item("energy_balance", energy_balance(py, t)?)?;
     Ok(d)
+}
+
+/// Joint results as a dict `column name → raw f64 buffer (n,)` (`None` when they
+/// could not be computed), and the energy balance terms under `energy_balance.<term>
+/// [J]`; column names carry their unit, e.g. `pivot.force_x [N]`.
+pub fn joints<'py>(
+    py: Python<'py>,
+    j: Option<&mbs::joints::JointResults>,
+) -> PyResult<Option<Bound<'py, PyDict>>> {
+    let Some(j) = j else {
+        return Ok(None);
+    };
+    let d = PyDict::new(py);
+    for c in &j.columns {
+        d.set_item(&c.name, bytes(py, c.values.iter().copied()))?;
+    }
+    for c in &j.multipliers {
+        let key = format!("lambda.{}", c.name);
+        d.set_item(key, bytes(py, c.values.iter().copied()))?;
+    }
+    Ok(Some(d))
+}
+
+/// The energy balance terms (`kinetic`, `potential`, `work_drivers`, `work_dampers`,
+/// `work_applied`, `residual`) as raw f64 buffers, or `None`.
+fn energy_balance<'py>(py: Python<'py>, t: &Trajectory) -> PyResult<Option<Bound<'py, PyDict>>> {
+    let Some(b) = &t.energy_balance else {
+        return Ok(None);
+    };
+    let d = PyDict::new(py);
+    for (k, v) in [
+        ("kinetic", &b.kinetic),
+        ("potential", &b.potential),
+        ("work_drivers", &b.work_drivers),
+        ("work_dampers", &b.work_dampers),
+        ("work_applied", &b.work_applied),
+        ("residual", &b.residual),
+    ] {
+        d.set_item(k, bytes(py, v.iter().copied()))?;
+    }
+    d.set_item("quadrature_error", b.quadrature_error)?;
+    Ok(Some(d))
 }
 
 /// The integrator statistics.

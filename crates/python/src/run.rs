@@ -3,6 +3,7 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use mbs::joints::{JointResults, MultiplierSource};
 use mbs::{Error, IntegratorChoice, Method, Model, Sampling, Simulation, Trajectory};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -103,13 +104,21 @@ pub fn simulate<'py>(
         max_steps,
         guard,
     };
-    let (result, started, finished): (Result<Trajectory, Error>, f64, f64) = py.detach(|| {
+    type Ran = (Result<(Trajectory, Option<JointResults>), Error>, f64, f64);
+    let (result, started, finished): Ran = py.detach(|| {
         let started = now();
-        let result = settings.simulation().and_then(|sim| sim.run());
+        let result = settings.simulation().and_then(|sim| {
+            let traj = sim.run()?;
+            // joint results where λ can be solved at every sample (else None)
+            let joints =
+                JointResults::compute(sim.model(), &traj, MultiplierSource::Recovered).ok();
+            Ok((traj, joints))
+        });
         (result, started, now())
     });
-    let traj = result.map_err(|e| to_py(py, e))?;
+    let (traj, joints) = result.map_err(|e| to_py(py, e))?;
     let d = crate::raw::trajectory(py, &traj)?;
+    d.set_item("joints", crate::raw::joints(py, joints.as_ref())?)?;
     d.set_item("started", started)?;
     d.set_item("finished", finished)?;
     Ok(d)

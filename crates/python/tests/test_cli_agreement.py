@@ -101,8 +101,11 @@ def compare_files(out: Path, traj: mbs.Trajectory) -> int:
     if traj.multipliers.shape[1]:
         assert_same_bits(lam, traj.multipliers, "trajectory.json multipliers")
         mcsv = read_csv(out / "multipliers.csv")
-        for i in range(traj.multipliers.shape[1]):
-            assert_same_bits(mcsv[f"lambda_{i}"], traj.multipliers[:, i], f"multipliers.csv lambda_{i}")
+        # columns: `t [s]`, then one per row, labelled `<joint>.<row> [unit]`
+        labels = list(mcsv)[1:]
+        assert len(labels) == traj.multipliers.shape[1]
+        for i, label in enumerate(labels):
+            assert_same_bits(mcsv[label], traj.multipliers[:, i], f"multipliers.csv {label}")
             compared += traj.multipliers.shape[0]
     else:
         assert not (out / "multipliers.csv").exists()

@@ -95,5 +95,32 @@ def test_trajectory_arrays_are_consistent():
     assert tr.multipliers.shape[0] == n and tr.multipliers.shape[1] > 0
     df = tr.to_pandas()
     assert len(df) == n and f"{tr.body_names[1]}.wz" in df and "lambda_0" in df
-    assert tr.joints is None  # joint results: not computed by the facade yet
+    assert tr.joints is not None and all(v.shape == (n,) for v in tr.joints.values())
     assert not tr.q.flags.writeable
+
+
+def test_joint_results_balance_the_ground_pivot():
+    """The reaction of the ground pivot of the double pendulum plus gravity equals the
+    rate of the bodies' momentum (central differences of the sampled velocities)."""
+    model = mbs.Model.builtin("double-pendulum")
+    d = model.to_dict()
+    on_ground = {m["name"] for m in d["markers"] if m["body"] == "ground"}
+    pivot = next(j for j in d["joints"] if j["marker_i"] in on_ground or j["marker_j"] in on_ground)
+    tr = mbs.simulate(model, "alf-index1", "rk45", rtol=1e-11, atol=1e-11, t_end=0.5, samples=500)
+    j = tr.joints
+    name = pivot["name"]
+    for q in ("angle [rad]", "angle_rate [rad/s]", "force_x [N]", "torque_joint_z [N·m]"):
+        assert f"{name}.{q}" in j, sorted(j)
+    assert any(k.startswith(f"lambda.{name}.point_x") for k in j)
+    force = np.stack([j[f"{name}.force_{c} [N]"] for c in "xyz"], axis=1)
+    if pivot["marker_i"] not in on_ground:  # the reaction is on body j: make it on the chain
+        force = -force
+    masses = np.array([b["mass"] for b in d["bodies"]])
+    g = np.array(d.get("gravity", [0.0, -9.81, 0.0]))
+    momentum = np.einsum("b,kbc->kc", masses, tr.velocity)
+    rate = (momentum[2:] - momentum[:-2]) / (tr.t[2:] - tr.t[:-2])[:, None]
+    balance = force[1:-1] + masses.sum() * g
+    scale = np.abs(balance).max()
+    assert np.abs(rate - balance).max() < 1e-3 * scale, np.abs(rate - balance).max() / scale
+    b = tr.energy_balance
+    assert b is not None and abs(tr.summary["energy_drift"] - np.abs(b["residual"]).max()) == 0.0

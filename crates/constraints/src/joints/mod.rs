@@ -25,6 +25,7 @@
 mod freedoms;
 pub mod rolling;
 pub mod rolling_disc;
+pub mod rows;
 pub mod sine_path;
 
 pub use freedoms::{Freedoms, NoFreedoms, Rotation, Translation};

@@ -22,8 +22,14 @@ def simulate(
     guard: bool = True,
 ) -> Dict[str, Any]:
     """Runs a model given as JSON with the GIL released; returns the raw trajectory
-    (``mbs.Trajectory._from_raw`` reads it). Raises ``mbs.ModelError``,
-    ``mbs.MethodError`` or ``mbs.SimulationError`` with the CLI's messages."""
+    (``mbs.Trajectory._from_raw`` reads it). Among its keys, ``joints`` is a dict
+    ``"<joint>.<quantity> [unit]" → bytes`` (n native f64 each: joint coordinates,
+    reactions, driver efforts, and ``"lambda.<joint>.<row> [unit]"`` multipliers solved
+    at every sample) or ``None``, and ``energy_balance`` a dict of such buffers
+    (``kinetic``, ``potential``, ``work_drivers``, ``work_dampers``, ``work_applied``,
+    ``residual``) plus the float ``quadrature_error``, or ``None``. Raises
+    ``mbs.ModelError``, ``mbs.MethodError`` or ``mbs.SimulationError`` with the CLI's
+    messages."""
 
 def load_model(spec: str) -> str:
     """A built-in mechanism name or a .json/.toml model file, as model JSON."""

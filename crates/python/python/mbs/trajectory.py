@@ -49,8 +49,19 @@ class Trajectory:
         singular_passes: passes near singular configurations, dicts with ``t``,
             ``ratio`` (σ_r/σ_max) and ``joints``.
         started, finished: wall-clock time (seconds since the epoch) around the run.
-        joints: joint results (reaction forces and torques, joint coordinates) — not
-            available yet: always ``None`` until the facade computes them (issue 17).
+        joints: joint results, a dict ``column → (n,) array``: per joint its
+            coordinates and rates in the joint frame (``"<joint>.angle [rad]"``,
+            ``"<joint>.angle_rate [rad/s]"``, ``"<joint>.translation [m]"``, …), the
+            reaction force and torque on body j at the joint (``"<joint>.force_x [N]"``,
+            ``"<joint>.torque_z [N·m]"`` global; ``"<joint>.force_joint_x [N]"`` … in
+            the joint frame), per driver ``"<driver>.effort [N·m]"`` (or ``[N]``), and
+            the multipliers solved at every sample ``"lambda.<joint>.<row> [unit]"``;
+            the same columns as ``joints.csv`` of the CLI. ``None`` when λ could not be
+            solved (e.g. a singular configuration at a sample).
+        energy_balance: dict of ``(n,)`` arrays ``kinetic``, ``potential``,
+            ``work_drivers``, ``work_dampers``, ``work_applied``, ``residual`` [J] and
+            the float ``quadrature_error`` [J]; ``summary["energy_drift"]`` is
+            max |residual|. ``None`` when it could not be evaluated.
     """
 
     def __init__(self) -> None:  # use Trajectory._from_raw
@@ -83,6 +94,7 @@ class Trajectory:
         # Joint results (issue 17: reaction forces/torques and joint coordinates per
         # joint) will be attached here once the Rust facade computes them.
         self.joints: Optional[Dict[str, np.ndarray]] = None
+        self.energy_balance: Optional[Dict[str, Any]] = None
 
     @classmethod
     def _from_raw(cls, raw: Dict[str, Any]) -> "Trajectory":
@@ -117,6 +129,14 @@ class Trajectory:
         tr.singular_passes = list(raw["singular_passes"])
         tr.started = raw.get("started", float("nan"))
         tr.finished = raw.get("finished", float("nan"))
+        joints = raw.get("joints")
+        if joints is not None:
+            tr.joints = {name: _array(buf, n) for name, buf in joints.items()}
+        balance = raw.get("energy_balance")
+        if balance is not None:
+            tr.energy_balance = {
+                k: (v if k == "quadrature_error" else _array(v, n)) for k, v in balance.items()
+            }
         return tr
 
     def __len__(self) -> int:
