@@ -1,7 +1,10 @@
 """Throughput of `mbs.sweep` on a Dask LocalCluster: simulations per second with 1 and
 2 worker processes (and in-process, without Dask), printed as a Markdown table.
 
-    target/py-venv/bin/python crates/python/bench/sweep_throughput.py [--cases 32]
+    target/py-venv/bin/python crates/python/bench/sweep_throughput.py [--cases 32] [--json OUT]
+
+`cargo xtask bench` runs it (suite `sweep`) with `--json` and puts the table in the
+report.
 
 Each case is the five-bar (alf-index1, RK45 at 1e-6, t_end = 1 s, 100 intervals) with
 its ground side scaled in [0.95, 1.05]. The cluster is started and warmed up (one case
@@ -12,6 +15,7 @@ user sees it (scheduling, transfer and the table included).
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import time
@@ -42,6 +46,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--cases", type=int, default=32)
     ap.add_argument("--workers", default="1,2")
+    ap.add_argument("--json", help="also write the rows to this file")
     args = ap.parse_args()
     from distributed import Client, LocalCluster
 
@@ -63,6 +68,11 @@ def main() -> None:
     print("|---|---:|---:|---:|")
     for name, wall, per in rows:
         print(f"| {name} | {wall:.2f} | {args.cases / wall:.1f} | {per:.4f} |")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"cases": args.cases, "cpus": os.cpu_count(), "load_average": load,
+                       "rows": [{"scheduler": n, "wall_s": w, "per_simulation_s": p}
+                                for n, w, p in rows]}, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -10,12 +10,13 @@ pub mod dca;
 pub mod hdca;
 pub mod peers;
 pub mod scaling;
+pub mod sweep;
 
 use crate::report::Suite;
 use crate::runner::Ctx;
 
 /// Every suite: name and runner, in report order.
-pub const ALL: [(&str, fn(&mut Ctx) -> Suite); 8] = [
+pub const ALL: [(&str, fn(&mut Ctx) -> Suite); 9] = [
     ("alf", alf::run),
     ("dca", dca::run),
     ("hdca", hdca::run),
@@ -24,6 +25,7 @@ pub const ALL: [(&str, fn(&mut Ctx) -> Suite); 8] = [
     ("scaling", scaling::scaling),
     ("consistency", scaling::consistency),
     ("conformance", conformance::run),
+    ("sweep", sweep::run),
 ];
 
 /// Suites run only when named with `--suite` (never by default nor in quick mode):

@@ -11,7 +11,7 @@
 
 mod cases;
 mod mbs_side;
-mod python;
+pub mod python;
 mod targets;
 
 use std::time::Duration;
