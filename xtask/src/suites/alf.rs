@@ -49,7 +49,7 @@ fn table1(ctx: &mut Ctx, s: &mut Suite) {
             "ours: max energy error (% of max T)",
             "ours: max ‖Φ‖",
             "ours: max ‖Φ̇‖",
-            "ours: wall time [s]",
+            "ours: wall time",
         ],
     );
     let params = mbs::mechanisms::bayo_ledesma::ChainParams {
@@ -96,7 +96,7 @@ fn table1(ctx: &mut Ctx, s: &mut Suite) {
             r.cell(|tr| format!("{:.5} %", tr.energy_error_percent_of_max_kinetic())),
             r.cell(|tr| sci(tr.max_phi())),
             r.cell(|tr| sci(tr.max_phi_dot())),
-            r.cell(|tr| fixed(tr.wall_time, 3)),
+            r.cell(|tr| ctx.wall(tr)),
         ]);
         if let Some(tr) = r.traj() {
             energy = energy.with(Series::new(*label, tr.t.clone(), tr.energy_error()));
@@ -194,7 +194,7 @@ fn table2(ctx: &mut Ctx, s: &mut Suite) {
             "paper drift ΔL",
             "ours drift ΔL",
             "paper CPU [s] (SPARC I)",
-            "ours wall [s]",
+            "ours wall time",
         ],
     );
     let mut chart = LineChart::new(
@@ -229,7 +229,7 @@ fn table2(ctx: &mut Ctx, s: &mut Suite) {
             pdl.into(),
             r.cell(|tr| drift_type(&dl(tr), 1e-12).into()),
             pcpu.into(),
-            r.cell(|tr| fixed(tr.wall_time, 3)),
+            r.cell(|tr| ctx.wall(tr)),
         ]);
         if let Some(tr) = r.traj() {
             chart = chart.with(Series::new(
@@ -481,7 +481,7 @@ fn andrews(ctx: &mut Ctx, s: &mut Suite) {
             "paper: constraint errors",
             "ours: max ‖Φ‖",
             "ours: max ‖Φ̇‖",
-            "ours: wall [s]",
+            "ours: wall time",
         ],
     );
     let mut data = Vec::new();
@@ -501,7 +501,7 @@ fn andrews(ctx: &mut Ctx, s: &mut Suite) {
             "below 1e-14".into(),
             r.cell(|tr| sci(tr.max_phi())),
             r.cell(|tr| sci(tr.max_phi_dot())),
-            r.cell(|tr| fixed(tr.wall_time, 3)),
+            r.cell(|tr| ctx.wall(tr)),
         ]);
         if let Some(tr) = r.traj() {
             let mut c = LineChart::new(
@@ -554,7 +554,7 @@ fn long_runs(ctx: &mut Ctx, s: &mut Suite) {
             "final |ΔE|",
             "drift ΔE",
             "samples",
-            "wall [s]",
+            "wall time",
             "peak RSS [MiB]",
         ],
     );
@@ -587,7 +587,7 @@ fn long_runs(ctx: &mut Ctx, s: &mut Suite) {
             r.cell(|tr| sci(tr.energy_error().last().copied().unwrap_or(f64::NAN).abs())),
             r.cell(|tr| drift_type(&tr.energy_error(), 1e-12).into()),
             r.cell(|tr| tr.len().to_string()),
-            r.cell(|tr| fixed(tr.wall_time, 2)),
+            r.cell(|tr| ctx.wall(tr)),
             rss,
         ]);
         data.push(summary_json(&r));

@@ -29,7 +29,7 @@ pub fn run(ctx: &mut Ctx) -> Suite {
             "paper",
             "max ‖Φ‖",
             "max ‖Φ̇‖",
-            "wall [s]",
+            "wall time",
         ],
     );
     let rk = Rk45 {
@@ -59,7 +59,7 @@ pub fn run(ctx: &mut Ctx) -> Suite {
             paper.into(),
             r.cell(|x| sci(x.max_phi())),
             r.cell(|x| sci(x.max_phi_dot())),
-            r.cell(|x| fixed(x.wall_time, 3)),
+            r.cell(|x| ctx.wall(x)),
         ]);
         data.insert(format!("crank-slider/{method}/{integ}"), summary_json(&r));
     }
@@ -134,7 +134,7 @@ pub fn run(ctx: &mut Ctx) -> Suite {
             "paper",
             "ours: result",
             "max ‖Φ‖",
-            "wall [s]",
+            "wall time",
         ],
     );
     let crane_end = ctx.pick(180.0, 20.0);
@@ -193,7 +193,7 @@ pub fn run(ctx: &mut Ctx) -> Suite {
             paper.into(),
             result,
             r.cell(|x| sci(x.max_phi())),
-            r.cell(|x| fixed(x.wall_time, 3)),
+            r.cell(|x| ctx.wall(x)),
         ]);
         data.insert(format!("{mech}/{method}"), summary_json(&r));
     }

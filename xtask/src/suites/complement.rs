@@ -40,7 +40,7 @@ pub fn run(ctx: &mut Ctx) -> Suite {
         ("mcpherson-overconstrained", "Figs 4–5"),
     ] {
         let mut cols = vec!["method".to_string(), "stabilization".to_string()];
-        cols.extend(tols.iter().map(|d| format!("wall [s] at {d:.0e}")));
+        cols.extend(tols.iter().map(|d| format!("wall time at {d:.0e}")));
         cols.push(format!("max ‖Φ‖ at {:.0e}", tols[tols.len() - 1]));
         let cr: Vec<&str> = cols.iter().map(String::as_str).collect();
         let mut t = Table::new(
@@ -69,7 +69,7 @@ pub fn run(ctx: &mut Ctx) -> Suite {
                         Sampling::Intervals(100),
                     );
                     ni = r.is_not_implemented();
-                    row.push(r.cell(|x| fixed(x.wall_time, 3)));
+                    row.push(r.cell(|x| ctx.wall(x)));
                     data.insert(
                         format!("{mech}/{method}/{d:e}"),
                         crate::runner::summary_json(&r),

@@ -32,7 +32,7 @@ pub fn run(ctx: &mut Ctx) -> Suite {
                 "max ‖Φ̈‖",
                 "max |E − E₀| [J]",
                 "RHS evaluations",
-                "wall [s]",
+                "wall time",
             ],
         );
         let mut rows = Vec::new();
@@ -65,7 +65,7 @@ pub fn run(ctx: &mut Ctx) -> Suite {
                 r.cell(|tr| sci(tr.max_phi_ddot())),
                 r.cell(|tr| sci(tr.energy_drift())),
                 r.cell(|tr| tr.stats.rhs_evals.to_string()),
-                r.cell(|tr| fixed(tr.wall_time, 3)),
+                r.cell(|tr| ctx.wall(tr)),
             ]);
             data.insert(format!("{mech}/{method}"), summary_json(&r));
             rows.push((method, r));
@@ -243,7 +243,7 @@ fn singular(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, ser
                 "max |E − E₀| [J]",
                 "E slope [J/s]",
                 "RHS evaluations",
-                "wall [s]",
+                "wall time",
             ],
         );
         let mut series = Vec::new();
@@ -273,7 +273,7 @@ fn singular(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, ser
                 r.cell(|tr| sci(tr.energy_drift())),
                 r.cell(|tr| sci(energy_slope(tr))),
                 r.cell(|tr| tr.stats.rhs_evals.to_string()),
-                r.cell(|tr| fixed(tr.wall_time, 3)),
+                r.cell(|tr| ctx.wall(tr)),
             ]);
             let mut j = summary_json(&r);
             if let (Some(sg), Some(obj)) = (&sig, j.as_object_mut()) {

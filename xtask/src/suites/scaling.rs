@@ -519,7 +519,7 @@ fn work_precision(ctx: &mut Ctx, s: &mut Suite) {
             "front-end",
             "integrator",
             "final-state error",
-            "wall [s]",
+            "wall time",
             "RHS evaluations",
         ],
     );
@@ -544,7 +544,7 @@ fn work_precision(ctx: &mut Ctx, s: &mut Suite) {
     };
     let mut chart = LineChart::new(
         format!("Work–precision, {mech}"),
-        "wall time [s]",
+        "wall time",
         "final-state error (log scale)",
     )
     .log();
@@ -588,7 +588,7 @@ fn work_precision(ctx: &mut Ctx, s: &mut Suite) {
                 name.to_string(),
                 integ.to_string(),
                 r.cell(|_| sci(err)),
-                r.cell(|x| fixed(x.wall_time, 4)),
+                r.cell(|x| ctx.wall(x)),
                 r.cell(|x| x.stats.rhs_evals.to_string()),
             ]);
             if let Some(tr) = r.traj()
