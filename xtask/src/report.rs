@@ -47,7 +47,8 @@ impl Table {
 
     fn markdown(&self, out: &mut String) {
         let _ = writeln!(out, "#### {}\n", self.title);
-        let _ = writeln!(out, "| {} |", self.columns.join(" | "));
+        let head: Vec<String> = self.columns.iter().map(|c| c.replace('|', "\\|")).collect();
+        let _ = writeln!(out, "| {} |", head.join(" | "));
         let _ = writeln!(out, "|{}", "---|".repeat(self.columns.len()));
         for r in &self.rows {
             let cells: Vec<String> = r.iter().map(|c| c.replace('|', "\\|")).collect();
