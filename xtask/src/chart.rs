@@ -61,11 +61,6 @@ impl Chart {
         self
     }
 
-    pub fn log_y(mut self) -> Self {
-        self.log_y = true;
-        self
-    }
-
     pub fn with(mut self, s: Series) -> Self {
         self.series.push(s);
         self

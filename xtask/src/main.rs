@@ -21,7 +21,7 @@ const HELP: &str = "\
 cargo xtask <COMMAND>
 
 Commands:
-  bench [--suite dca|hdca|alf|chiou|complement|scaling|consistency|conformance|peers]… [--quick] [--out DIR]
+  bench [--suite dca|hdca|alf|chiou|complement|scaling|consistency|guide|conformance|peers]… [--quick] [--out DIR]
         run the paper reproductions and method comparisons; write
         target/bench-report/REPORT.md, results.json and plots/ (PNG and SVG).
         --suite may be repeated or comma-separated (default: every suite but

@@ -13,7 +13,7 @@ use mbs::{Layout, Model, Sampling, Trajectory};
 
 use crate::findings::{Finding, MALCZYK_FRACZEK as PAPER, Verdict};
 use crate::report::{Suite, Table};
-use crate::runner::{Ctx, fixed, sci, summary_json};
+use crate::runner::{Ctx, sci, summary_json};
 
 pub fn run(ctx: &mut Ctx) -> Suite {
     let mut s = Suite::new("dca", "Malczyk & Frączek 2012 — ALF-DCA with projections");

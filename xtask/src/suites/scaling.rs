@@ -9,10 +9,11 @@ use mbs::plot::{LineChart, Series};
 use mbs::{IntegratorChoice, Method, Sampling};
 
 use crate::report::{NOT_IMPLEMENTED, Suite, Table};
-use crate::runner::{Ctx, Run, fixed, loglog_slope, sci};
+use crate::chart::Chart;
+use crate::runner::{Ctx, REPEATS, Run, Timing, fixed, loglog_slope, sci};
 
 /// Front-ends measured by the scaling and consistency suites.
-pub const FRONT_ENDS: [&str; 8] = [
+pub const FRONT_ENDS: [&str; 9] = [
     "lagrange",
     "alf",
     "alf-index3",
@@ -20,6 +21,7 @@ pub const FRONT_ENDS: [&str; 8] = [
     "penalty-pcg",
     "alf-dca",
     "hdca",
+    "natural-partitioning",
     "complement-svd",
 ];
 
@@ -40,19 +42,76 @@ pub(crate) fn time_rhs(method: &Method, model: &Model, threads: usize) -> Result
     })
 }
 
-/// Median wall time of `eval` [s] over at least 3 and at most 1000 calls within about
+/// Median wall time of `eval` [s] over at least 5 and at most 1000 calls within about
 /// 0.2 s, after one untimed warm-up call; the first error stops it.
-fn median_time<T>(mut eval: impl FnMut() -> Result<T, String>) -> Result<f64, String> {
+fn median_time<T>(eval: impl FnMut() -> Result<T, String>) -> Result<f64, String> {
+    timing(eval).map(|t| t.median)
+}
+
+/// Median, min and max wall time of `eval` [s], as [`median_time`].
+fn timing<T>(mut eval: impl FnMut() -> Result<T, String>) -> Result<Timing, String> {
     eval()?;
     let mut times = Vec::new();
     let start = Instant::now();
-    while times.len() < 3 || (start.elapsed().as_secs_f64() < 0.2 && times.len() < 1000) {
+    while times.len() < REPEATS || (start.elapsed().as_secs_f64() < 0.2 && times.len() < 1000) {
         let t0 = Instant::now();
         eval()?;
         times.push(t0.elapsed().as_secs_f64());
     }
+    Ok(stats(times))
+}
+
+fn stats(mut times: Vec<f64>) -> Timing {
     times.sort_by(f64::total_cmp);
-    Ok(times[times.len() / 2])
+    Timing {
+        median: times[times.len() / 2],
+        min: times[0],
+        max: times[times.len() - 1],
+        repeats: times.len(),
+    }
+}
+
+/// Median, min and max time of one RHS evaluation of `method` on `model` with
+/// `threads` threads: by direct `accelerations` calls at the initial state, or, for a
+/// front-end whose state is not the absolute one (HDCA's joint coordinates and
+/// momenta), as wall time / RHS count of short RK45 runs (integrator overhead
+/// included).
+fn time_rhs_timing(method: &Method, model: &Model, threads: usize) -> Result<Timing, String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| e.to_string())?;
+    pool.install(|| {
+        let mut fe = mbs::registry::build_front_end(method, model).map_err(|e| e.to_string())?;
+        let state = State::initial(model, mbs::frontend::SAMPLE_LAYOUT);
+        match fe.accelerations(&state) {
+            Ok(_) => timing(|| {
+                fe.accelerations(&state)
+                    .map(std::hint::black_box)
+                    .map_err(|e| e.to_string())
+            }),
+            Err(_) => {
+                let sim = mbs::Simulation::new(model.clone())
+                    .method(method.clone())
+                    .integrator(IntegratorChoice::Rk45 {
+                        rtol: 1e-6,
+                        atol: 1e-6,
+                    })
+                    .t_end(1e-3)
+                    .sampling(Sampling::Intervals(1))
+                    .guard(false);
+                let mut per_rhs = Vec::new();
+                let start = Instant::now();
+                while per_rhs.len() < REPEATS
+                    || (start.elapsed().as_secs_f64() < 0.2 && per_rhs.len() < 100)
+                {
+                    let t = sim.run().map_err(|e| e.to_string())?;
+                    per_rhs.push(t.wall_time / t.stats.rhs_evals.max(1) as f64);
+                }
+                Ok(stats(per_rhs))
+            }
+        }
+    })
 }
 
 pub fn scaling(ctx: &mut Ctx) -> Suite {
@@ -87,12 +146,12 @@ pub fn scaling(ctx: &mut Ctx) -> Suite {
             &format!("{fam}: median time of one RHS evaluation"),
             &cr,
         );
-        let mut chart = LineChart::new(
+        let mut chart = Chart::new(
             format!("{fam}: time per RHS evaluation"),
             "bodies n",
-            "time [µs] (log)",
+            "time per RHS evaluation [µs]",
         )
-        .log();
+        .log_log();
         let models: Vec<(usize, Option<Model>)> = sizes.iter().map(|&n| (n, generate(n))).collect();
         for name in FRONT_ENDS {
             let Ok(method) = name.parse::<Method>() else {
@@ -111,16 +170,22 @@ pub fn scaling(ctx: &mut Ctx) -> Suite {
                         row.push("n/a".into());
                         continue;
                     };
-                    let r = time_rhs(&method, m, threads);
+                    let r = time_rhs_timing(&method, m, threads);
                     eprintln!(
                         "  {fam} n = {} / {name} / {threads} thread(s): {}",
                         m.n_bodies(),
                         r.as_ref()
-                            .map_or_else(|e| e.clone(), |s| format!("{:.1} µs", s * 1e6))
+                            .map_or_else(|e| e.clone(), |s| format!("{:.1} µs", s.median * 1e6))
                     );
                     match r {
-                        Ok(sec) => {
-                            row.push(fixed(sec * 1e6, 1));
+                        Ok(x) => {
+                            let sec = x.median;
+                            row.push(format!(
+                                "{} ({}–{})",
+                                fixed(sec * 1e6, 1),
+                                fixed(x.min * 1e6, 1),
+                                fixed(x.max * 1e6, 1)
+                            ));
                             xs.push(m.n_bodies() as f64);
                             ys.push(sec * 1e6);
                             // stop growing once one evaluation takes more than 0.1 s
@@ -159,9 +224,9 @@ pub fn scaling(ctx: &mut Ctx) -> Suite {
                 }
             }
         }
-        t.note("Exponent: least-squares slope of log(time) against log(n). Results do not depend on the thread count (see the consistency suite); the time may.");
+        t.note("Cells: median (min–max) of at least 5 evaluations, 0.2 s of evaluations when they are fast. Exponent: least-squares slope of log(time) against log(n). Results do not depend on the thread count (see the consistency suite); the time may. HDCA integrates joint coordinates and momenta: its time is the wall time per RHS evaluation of short RK45 runs (integrator overhead included).");
         s.tables.push(t);
-        ctx.plot(
+        ctx.chart(
             &mut s,
             &format!("scaling_{}", fam.split_whitespace().next().unwrap_or("x")),
             chart,
@@ -174,9 +239,10 @@ pub fn scaling(ctx: &mut Ctx) -> Suite {
     s
 }
 
-/// The 1 → 2 thread speed-up of the parallel front-ends at n ≥ 1024 (ALF-DCA issue:
-/// target ≥ 1.6), measured even in quick mode (n = 1024 only), with the machine's
-/// load average at the time, since a busy second core hides any speed-up.
+/// The 1 → 2 thread speed-up of the O(n) and parallel front-ends (ALF-DCA, HDCA,
+/// natural partitioning, penalty-PCG, global sparse ALF) at n ≥ 1024, measured even in
+/// quick mode (n = 1024 only), with the machine's load average at the time, since a
+/// busy second core hides any speed-up.
 fn speedup(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, serde_json::Value>) {
     let sizes: &[usize] = if ctx.quick { &[1024] } else { &[1024, 4096] };
     let mut t = Table::new(
@@ -197,10 +263,21 @@ fn speedup(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, serd
         ("open chain", |n| open_chain(n, ChainJoint::Revolute).ok()),
         ("closed loop", |n| closed_loop(n).ok()),
     ];
-    for name in ["alf-dca"] {
-        let Ok(method) = name.parse::<Method>() else {
-            continue;
-        };
+    let in_pool = |threads: usize, f: &(dyn Fn() -> Result<f64, String> + Sync)| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| e.to_string())
+            .and_then(|p| p.install(f))
+    };
+    for name in [
+        "alf-dca",
+        "hdca",
+        "natural-partitioning",
+        "penalty-pcg",
+        SPARSE_ALF,
+    ] {
+        let method = name.parse::<Method>().ok();
         for (fam, generate) in families {
             for &n in sizes {
                 let Some(model) = generate(n) else {
@@ -208,9 +285,13 @@ fn speedup(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, serd
                 };
                 let load = load_average();
                 // best of three medians: the least disturbed measurement of each
+                let once = |threads: usize| match &method {
+                    Some(m) => time_rhs_timing(m, &model, threads).map(|t| t.median),
+                    None => in_pool(threads, &|| time_sparse_alf(&model)),
+                };
                 let best = |threads| {
                     (0..3)
-                        .map(|_| time_rhs(&method, &model, threads))
+                        .map(|_| once(threads))
                         .try_fold(f64::INFINITY, |b, r| r.map(|x| b.min(x)))
                 };
                 let cells = match (best(1), best(2)) {
@@ -236,6 +317,9 @@ fn speedup(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, serd
     t.note("Each time is the best of three medians (0.2 s of evaluations each) at the initial state. A load average near or above 1 on a 2-core machine means the second core was busy and the speed-up is understated.");
     s.tables.push(t);
 }
+
+/// Row label of the global ALF with the sparse Cholesky backend (not a `Method`).
+const SPARSE_ALF: &str = "global ALF, sparse Cholesky";
 
 /// Median time of one right-hand side of the global ALF with the sparse Cholesky
 /// backend (`mbs_alf::SparseAlf`, α = 1e6, μ = Ω = 1, ≤ 10 iterations: the ALF-DCA
@@ -341,7 +425,7 @@ fn crossover(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, se
                 }
                 timed(r, 2, &mut series)
             };
-            eprintln!("  crossover {fam} n = {n}: DCA {a} µs, sparse {c} µs, dense {e} µs");
+            eprintln!("  crossover {fam} n = {n} [µs]: DCA {a}, sparse {c}, dense {e}");
             t.row(vec![n.to_string(), a, b, c, d, e, f]);
         }
         let slopes: Vec<String> = series
