@@ -235,7 +235,7 @@ pub fn run(ctx: &mut Ctx) -> Suite {
         let stem = format!("guide_{mi}");
         for (by_rhs, what) in [(false, "wall time [s]"), (true, "RHS evaluations")] {
             let mut chart = Chart::new(
-                format!("{} — final position error vs {}", m.name, what.split(' ').next().unwrap_or(what)),
+                format!("{} — final position error vs {}", m.name, what.split(" [").next().unwrap_or(what)),
                 what,
                 "final position error [m]",
             )

@@ -170,6 +170,14 @@ pub fn scaling(ctx: &mut Ctx) -> Suite {
                         row.push("n/a".into());
                         continue;
                     };
+                    // skip a size whose extrapolated evaluation (slope of the last
+                    // two sizes) exceeds 1 s: dense front-ends also take n² memory
+                    let predicted = predict_us(&xs, &ys, m.n_bodies() as f64);
+                    if predicted > 1e6 {
+                        row.push(format!("skipped (≈ {} s predicted)", fixed(predicted * 1e-6, 1)));
+                        stop = Some("skipped".into());
+                        continue;
+                    }
                     let r = time_rhs_timing(&method, m, threads);
                     eprintln!(
                         "  {fam} n = {} / {name} / {threads} thread(s): {}",
@@ -245,6 +253,8 @@ pub fn scaling(ctx: &mut Ctx) -> Suite {
 /// busy second core hides any speed-up.
 fn speedup(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, serde_json::Value>) {
     let sizes: &[usize] = if ctx.quick { &[1024] } else { &[1024, 4096] };
+    // a front-end too slow at these sizes is measured at the largest size that is not
+    let fallback = [64, 256, 1024];
     let mut t = Table::new(
         "scaling_speedup",
         "Speed-up of one RHS evaluation from 1 to 2 threads",
@@ -279,7 +289,16 @@ fn speedup(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, serd
     ] {
         let method = name.parse::<Method>().ok();
         for (fam, generate) in families {
-            for &n in sizes {
+            let key = if method.is_some() {
+                format!("{fam}/{name}/1")
+            } else {
+                format!("crossover/{fam}/sparse-alf")
+            };
+            let mut ns: Vec<usize> = sizes.iter().copied().filter(|&n| fits(data, &key, n)).collect();
+            if ns.is_empty() {
+                ns.extend(fallback.iter().copied().filter(|&n| fits(data, &key, n)).max());
+            }
+            for n in ns {
                 let Some(model) = generate(n) else {
                     continue;
                 };
@@ -314,8 +333,33 @@ fn speedup(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, serd
             }
         }
     }
+    t.note("A front-end whose evaluation is predicted above 0.1 s at n = 1024 (from the scaling tables' two largest sizes) is measured at the largest size under that.");
     t.note("Each time is the best of three medians (0.2 s of evaluations each) at the initial state. A load average near or above 1 on a 2-core machine means the second core was busy and the speed-up is understated.");
     s.tables.push(t);
+}
+
+/// Time [µs] at `n` extrapolated from the last two measured sizes (exponent ≥ 1), or 0.
+fn predict_us(xs: &[f64], ys: &[f64], n: f64) -> f64 {
+    match (xs, ys) {
+        ([.., x0, x1], [.., y0, y1]) if *x1 > *x0 && *y0 > 0.0 => {
+            let k = ((y1 / y0).ln() / (x1 / x0).ln()).max(1.0);
+            y1 * (n / x1).powf(k)
+        }
+        _ => 0.0,
+    }
+}
+
+/// Whether one evaluation of the scaling tables' series `key` (in `data`) is predicted
+/// under 0.1 s at `n`.
+fn fits(data: &serde_json::Map<String, serde_json::Value>, key: &str, n: usize) -> bool {
+    let series = |k: &str| -> Vec<f64> {
+        data.get(key)
+            .and_then(|v| v.get(k))
+            .and_then(|v| v.as_array())
+            .map(|a| a.iter().filter_map(|x| x.as_f64()).collect())
+            .unwrap_or_default()
+    };
+    predict_us(&series("n"), &series("us"), n as f64) <= 1e5
 }
 
 /// Row label of the global ALF with the sparse Cholesky backend (not a `Method`).
