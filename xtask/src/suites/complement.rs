@@ -4,6 +4,9 @@
 use mbs::IntegratorChoice::Rk45;
 use mbs::Sampling;
 
+use mbs::plot::Series;
+
+use crate::chart::Chart;
 use crate::findings::{Finding, PEKAL_FRACZEK as PAPER, Verdict};
 use crate::report::{NOT_IMPLEMENTED, Suite, Table};
 use crate::runner::{Ctx, duration, fixed, sci};
@@ -86,10 +89,40 @@ pub fn run(ctx: &mut Ctx) -> Suite {
         }
         s.tables.push(t);
     }
+    plots(ctx, &mut s, &data, &tols);
     findings(&mut s, &data, &tols, t_end);
     s.data = serde_json::Value::Object(data);
     s.settle_status();
     s
+}
+
+/// Figs 2–5: wall time against tolerance, one chart per strut and stabilization.
+fn plots(ctx: &Ctx, s: &mut Suite, data: &serde_json::Map<String, serde_json::Value>, tols: &[f64]) {
+    for (mech, figs) in [("mcpherson-simplified", ["Fig 2a", "Fig 2b", "Fig 4"]), ("mcpherson-overconstrained", ["Fig 3a", "Fig 3b", "Fig 5"])] {
+        for ((slabel, sparam), fig) in STABS.iter().zip(figs) {
+            let mut chart = Chart::new(
+                format!("{fig} — {mech}, stabilization {slabel}: wall time vs tolerance"),
+                "tolerance rtol = atol",
+                "wall time [s]",
+            )
+            .log_log();
+            for m in METHODS {
+                let (mut x, mut y) = (Vec::new(), Vec::new());
+                for &d in tols {
+                    if let Some(w) = data
+                        .get(&format!("{mech}/{m}:{sparam}/{d:e}"))
+                        .filter(|v| v.get("status").and_then(|x| x.as_str()) == Some("ok"))
+                        .and_then(|v| v.get("wall_time_s")?.as_f64())
+                    {
+                        x.push(d);
+                        y.push(w);
+                    }
+                }
+                chart = chart.with(Series::new(m, x, y));
+            }
+            ctx.chart(s, &format!("complement_{}_{}", mech.replace('-', "_"), sparam.replace('=', "_")), chart);
+        }
+    }
 }
 
 /// The paper's ranking claims, from the wall times at the tightest tolerance.

@@ -254,7 +254,7 @@ fn singular(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, ser
         let mut t = Table::new(
             &format!("dca_{}", mech.replace('-', "_")),
             &format!(
-                "{mech} (acceptance 3) — RK45 rtol = atol = 1e-6, α = 1e6, μ = Ω = 1, ≤ 10 iterations (projections: α = 1e10, ≤ 25 iterations), {t_end} s, samples every 1 ms"
+                "{mech} (singular configurations) — RK45 rtol = atol = 1e-6, α = 1e6, μ = Ω = 1, ≤ 10 iterations (projections: α = 1e10, ≤ 25 iterations), {t_end} s, samples every 1 ms"
             ),
             &[
                 "method",
