@@ -95,7 +95,11 @@ impl Chart {
             if log {
                 (a / 1.6, b * 1.6)
             } else {
-                let pad = if b > a { 0.05 * (b - a) } else { 0.5 * a.abs().max(1e-12) };
+                let pad = if b > a {
+                    0.05 * (b - a)
+                } else {
+                    0.5 * a.abs().max(1e-12)
+                };
                 (a - pad, b + pad)
             }
         };
@@ -196,12 +200,8 @@ impl Chart {
             with_marker!(shape, (22, y), color, |m| area
                 .draw(&m)
                 .map_err(|e| e.to_string()))?;
-            area.draw(&Text::new(
-                s.label.clone(),
-                (44, y - 8),
-                ("sans-serif", 14),
-            ))
-            .map_err(|e| e.to_string())?;
+            area.draw(&Text::new(s.label.clone(), (44, y - 8), ("sans-serif", 14)))
+                .map_err(|e| e.to_string())?;
         }
         Ok(())
     }

@@ -155,7 +155,9 @@ fn table1_findings(s: &mut Suite, runs: &[(&str, usize, crate::runner::Run)], ro
     let pct = |p: &str| p.trim_end_matches(" %").trim().parse::<f64>().ok();
     for ((label, _, r), (_, _, _, paper_err)) in runs.iter().zip(rows) {
         let ours = r.traj().map(|t| t.energy_error_percent_of_max_kinetic());
-        let ok = ours.zip(pct(paper_err)).map(|(o, p)| o <= 3.0 * p && o >= p / 3.0);
+        let ok = ours
+            .zip(pct(paper_err))
+            .map(|(o, p)| o <= 3.0 * p && o >= p / 3.0);
         s.finding(
             Finding::new(PAPER, format!("Table 1, {label}: energy error"), format!("{paper_err} of max T"), "within a factor 3 of the paper's")
                 .judge(ours.map_or("failed".into(), |o| format!("{o:.5} %")), ok, Verdict::Differs, "the paper gives neither g nor μ, Ω (our choices g = 1, μ = Ω = 0, see the table's notes); the midpoint rule's own error on this motion is the floor row"),
@@ -163,8 +165,14 @@ fn table1_findings(s: &mut Suite, runs: &[(&str, usize, crate::runner::Run)], ro
     }
     let wall = |k: usize| runs[k].2.traj().map(|t| (t.wall_time, t.stats.rhs_evals));
     let base = wall(0);
-    let incs: Vec<Option<f64>> = (1..runs.len()).map(|k| Some(100.0 * (wall(k)?.0 / base?.0 - 1.0))).collect();
-    let ok = incs.iter().copied().collect::<Option<Vec<f64>>>().map(|v| v.windows(2).all(|w| w[0] < w[1]) && v[v.len() - 1] > 5.0);
+    let incs: Vec<Option<f64>> = (1..runs.len())
+        .map(|k| Some(100.0 * (wall(k)?.0 / base?.0 - 1.0)))
+        .collect();
+    let ok = incs
+        .iter()
+        .copied()
+        .collect::<Option<Vec<f64>>>()
+        .map(|v| v.windows(2).all(|w| w[0] < w[1]) && v[v.len() - 1] > 5.0);
     s.finding(
         Finding::new(PAPER, "Table 1, CPU increase", "1.9 %, 8.5 %, 23.4 % for projections every 100, 10, 1 steps", "increase grows with the projection frequency and exceeds 5 % every step (medians of repeats)")
             .judge(
@@ -281,11 +289,25 @@ fn table2(ctx: &mut Ctx, s: &mut Suite) {
         let drift = r.traj().map(|tr| drift_type(&dl(tr), 1e-12));
         let ok = drift.map(|d| d.starts_with(pdl) || (pdl == "none" && d.starts_with("none")));
         s.finding(
-            Finding::new(PAPER, format!("Table 2, {label}: drift of ΔL"), pdl.to_string(), "same drift type of the constraint error ΔL")
-                .judge(drift.unwrap_or("failed").to_string(), ok, Verdict::NotReproduced, "the drift type of ΔL differs from the paper's"),
+            Finding::new(
+                PAPER,
+                format!("Table 2, {label}: drift of ΔL"),
+                pdl.to_string(),
+                "same drift type of the constraint error ΔL",
+            )
+            .judge(
+                drift.unwrap_or("failed").to_string(),
+                ok,
+                Verdict::NotReproduced,
+                "the drift type of ΔL differs from the paper's",
+            ),
         );
-        let de = r.traj().map(|tr| tr.energy_error().last().copied().unwrap_or(f64::NAN).abs());
-        let ok = de.zip(pe.parse::<f64>().ok()).map(|(o, p)| o <= 10.0 * p && o >= p / 10.0);
+        let de = r
+            .traj()
+            .map(|tr| tr.energy_error().last().copied().unwrap_or(f64::NAN).abs());
+        let ok = de
+            .zip(pe.parse::<f64>().ok())
+            .map(|(o, p)| o <= 10.0 * p && o >= p / 10.0);
         s.finding(
             Finding::new(PAPER, format!("Table 2, {label}: ΔE"), pe.to_string(), "final |ΔE| within a factor 10 of the paper's")
                 .judge(de.map_or("failed".into(), sci), ok, Verdict::Differs, if ctx.quick { "quick mode runs 300 of the 1000 time units; the paper's initial conditions are not given (ours: a choice in the model)" } else { "the paper's initial conditions are not given (ours: a choice in the model)" }),
@@ -363,10 +385,20 @@ fn four_bars(ctx: &mut Ctx, s: &mut Suite) {
         r.cell(|tr| sci(tr.energy_drift())),
     ]);
     s.tables.push(t);
-    let n = r.traj().map(|tr| passes(tr));
+    let n = r.traj().map(passes);
     s.finding(
-        Finding::new(PAPER, "Fig 4", "10 passes through |x₁| = 1 in 10 s without locking up", "10 passes and no failure")
-            .judge(n.clone().unwrap_or("failed".into()), n.map(|n| n == "10"), Verdict::Differs, "the number of passes differs from 10"),
+        Finding::new(
+            PAPER,
+            "Fig 4",
+            "10 passes through |x₁| = 1 in 10 s without locking up",
+            "10 passes and no failure",
+        )
+        .judge(
+            n.clone().unwrap_or("failed".into()),
+            n.map(|n| n == "10"),
+            Verdict::Differs,
+            "the number of passes differs from 10",
+        ),
     );
     if let Some(tr) = r.traj()
         && let Some((p, v)) = track(tr)
@@ -460,7 +492,13 @@ fn five_link(ctx: &mut Ctx, s: &mut Suite) {
             1,
         )
     };
-    let pk = with.traj().map(|tr| tip_acc(tr).iter().copied().filter(|v| v.is_finite()).fold(0.0, f64::max));
+    let pk = with.traj().map(|tr| {
+        tip_acc(tr)
+            .iter()
+            .copied()
+            .filter(|v| v.is_finite())
+            .fold(0.0, f64::max)
+    });
     s.finding(
         Finding::new(PAPER, "Fig 6 (tip acceleration)", "peak tip acceleration ≈ 170 m/s²", "peak within 30 % of 170 m/s²")
             .judge(pk.map_or("failed".into(), |p| format!("{p:.1} m/s² ({t_end} s)")), pk.map(|p| (p - 170.0).abs() <= 51.0), Verdict::Differs, "the paper's chain data (masses, lengths, initial state) are partly our choice; the peak is a finite difference of the tip velocity at the 8-ms samples"),

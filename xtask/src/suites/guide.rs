@@ -110,7 +110,7 @@ fn mechanisms(ctx: &mut Ctx) -> Vec<Mechanism> {
 /// Largest distance between the bodies' final positions in two runs [m].
 fn final_error(a: &Trajectory, b: &Trajectory) -> f64 {
     let (ka, kb) = (a.len().saturating_sub(1), b.len().saturating_sub(1));
-    if a.len() == 0 || b.len() == 0 || a.n_bodies() != b.n_bodies() {
+    if a.is_empty() || b.is_empty() || a.n_bodies() != b.n_bodies() {
         return f64::NAN;
     }
     (0..a.n_bodies())
@@ -235,7 +235,11 @@ pub fn run(ctx: &mut Ctx) -> Suite {
         let stem = format!("guide_{mi}");
         for (by_rhs, what) in [(false, "wall time [s]"), (true, "RHS evaluations")] {
             let mut chart = Chart::new(
-                format!("{} — final position error vs {}", m.name, what.split(" [").next().unwrap_or(what)),
+                format!(
+                    "{} — final position error vs {}",
+                    m.name,
+                    what.split(" [").next().unwrap_or(what)
+                ),
                 what,
                 "final position error [m]",
             )
@@ -280,7 +284,11 @@ pub fn run(ctx: &mut Ctx) -> Suite {
                     v.push(format!("{} / {}", p.method, p.integ));
                 }
             }
-            if v.is_empty() { "—".into() } else { v.join(", ") }
+            if v.is_empty() {
+                "—".into()
+            } else {
+                v.join(", ")
+            }
         };
         match ok.first() {
             Some(best) => {
@@ -322,8 +330,18 @@ pub fn run(ctx: &mut Ctx) -> Suite {
         }
         let mut t = Table::new(
             &format!("guide_{mi}_points"),
-            &format!("{} ({}), {} s — work–precision points", m.name, m.class, m.t_end),
-            &["method", "integrator", "tolerance", "final position error [m]", "wall time", "RHS evaluations"],
+            &format!(
+                "{} ({}), {} s — work–precision points",
+                m.name, m.class, m.t_end
+            ),
+            &[
+                "method",
+                "integrator",
+                "tolerance",
+                "final position error [m]",
+                "wall time",
+                "RHS evaluations",
+            ],
         );
         for p in &points {
             t.row(vec![
@@ -342,7 +360,10 @@ pub fn run(ctx: &mut Ctx) -> Suite {
             t.note(format!("Left out: {}.", left_out.join("; ")));
         }
         if !failures.is_empty() {
-            t.note(format!("Stopped or not applicable: {}.", failures.join("; ")));
+            t.note(format!(
+                "Stopped or not applicable: {}.",
+                failures.join("; ")
+            ));
         }
         s.tables.push(t);
     }
@@ -351,7 +372,10 @@ pub fn run(ctx: &mut Ctx) -> Suite {
     ));
     s.tables.insert(0, choice);
     s.set("method_guide", serde_json::Value::Object(guide));
-    s.set("method_guide_rule", serde_json::json!({"target_final_position_error_m": TARGET, "tie_factor": TIE}));
+    s.set(
+        "method_guide_rule",
+        serde_json::json!({"target_final_position_error_m": TARGET, "tie_factor": TIE}),
+    );
     s.settle_status();
     s
 }

@@ -11,7 +11,10 @@ use crate::runner::{Ctx, Run, duration, fixed, marker_track, sci, summary_json};
 
 /// Max over time of |a − b| at common samples (same sampling grid).
 fn max_diff(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max)
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max)
 }
 
 const CASES: [&str; 3] = ["hdca-case1", "hdca-case2", "hdca-case3"];
@@ -163,14 +166,28 @@ pub fn run(ctx: &mut Ctx) -> Suite {
     let mut t1 = Table::new(
         "hdca_table1",
         "Table 1 — mean time per RHS evaluation (the paper's values are not legible in our copy)",
-        &["case", "integrator", "δ", "HDCA", "DCA (paper's)", "DCA μ = Ω = 1"],
+        &[
+            "case",
+            "integrator",
+            "δ",
+            "HDCA",
+            "DCA (paper's)",
+            "DCA μ = Ω = 1",
+        ],
     );
     let mut t2 = Table::new(
         "hdca_table2",
         &format!(
             "Table 2 — total wall time of a {eff_t_end} s simulation (the paper's values are not legible in our copy)"
         ),
-        &["case", "integrator", "δ", "HDCA", "DCA (paper's)", "DCA μ = Ω = 1"],
+        &[
+            "case",
+            "integrator",
+            "δ",
+            "HDCA",
+            "DCA (paper's)",
+            "DCA μ = Ω = 1",
+        ],
     );
     // ratios DCA/HDCA (paper's comparator) per integrator: (case, wall, rhs)
     let mut eff: Vec<(&str, &str, f64, f64, f64)> = Vec::new();
@@ -181,7 +198,12 @@ pub fn run(ctx: &mut Ctx) -> Suite {
             let mut rows: Vec<[Vec<String>; 2]> = Vec::new();
             for cmp in [DCA, DCA_STAB] {
                 let head = |what: &str| {
-                    vec![case.to_string(), iname.to_string(), cmp.to_string(), what.to_string()]
+                    vec![
+                        case.to_string(),
+                        iname.to_string(),
+                        cmp.to_string(),
+                        what.to_string(),
+                    ]
                 };
                 rows.push([head("wall time"), head("RHS evaluations")]);
             }
@@ -280,24 +302,64 @@ fn accuracy_findings(s: &mut Suite, m: &[Accuracy]) {
             .map(|b| b.iter().all(|x| *x))
     };
     for (k, item, claim, what) in [
-        (0, "Fig 5", "HDCA preserves the total energy better than DCA in all cases", "max |E − E₀|"),
-        (1, "Fig 8", "HDCA keeps ‖Φ̇‖ within numerical accuracy, far below DCA's", "max ‖Φ̇‖"),
-        (2, "Fig 9", "DCA's ‖Φ‖ diverges quadratically; HDCA's drift is negligible", "max ‖Φ‖"),
+        (
+            0,
+            "Fig 5",
+            "HDCA preserves the total energy better than DCA in all cases",
+            "max |E − E₀|",
+        ),
+        (
+            1,
+            "Fig 8",
+            "HDCA keeps ‖Φ̇‖ within numerical accuracy, far below DCA's",
+            "max ‖Φ̇‖",
+        ),
+        (
+            2,
+            "Fig 9",
+            "DCA's ‖Φ‖ diverges quadratically; HDCA's drift is negligible",
+            "max ‖Φ‖",
+        ),
     ] {
         let ok = better(k);
-        s.finding(Finding::new(PAPER, item, claim, format!("{what} of HDCA below the unstabilized DCA's in every case (RK45 δ = 1e-6)"))
-            .judge(list(k), ok, Verdict::NotReproduced, "HDCA is not below the paper's DCA in every case (numbers beside)"));
+        s.finding(
+            Finding::new(
+                PAPER,
+                item,
+                claim,
+                format!(
+                    "{what} of HDCA below the unstabilized DCA's in every case (RK45 δ = 1e-6)"
+                ),
+            )
+            .judge(
+                list(k),
+                ok,
+                Verdict::NotReproduced,
+                "HDCA is not below the paper's DCA in every case (numbers beside)",
+            ),
+        );
     }
     // point K is marked on the cases that have it (the paper plots case 1)
     let with_k: Vec<(&str, f64)> = m.iter().filter_map(|(c, _, d)| Some((*c, (*d)?))).collect();
-    let dys: Vec<String> = with_k.iter().map(|(c, d)| format!("{c}: {}", sci(*d))).collect();
+    let dys: Vec<String> = with_k
+        .iter()
+        .map(|(c, d)| format!("{c}: {}", sci(*d)))
+        .collect();
     let ok = (!with_k.is_empty()).then(|| with_k.iter().all(|x| x.1 < 1e-3));
-    s.finding(Finding::new(PAPER, "Figs 6–7", "HDCA reproduces the trajectory of point K", "max |y_K(HDCA) − y_K(DCA)| < 1 mm at the samples").judge(
-        format!("max |Δy_K| {}", dys.join("; ")),
-        ok,
-        Verdict::Differs,
-        "the two formulations' trajectories of K separate by more than 1 mm",
-    ));
+    s.finding(
+        Finding::new(
+            PAPER,
+            "Figs 6–7",
+            "HDCA reproduces the trajectory of point K",
+            "max |y_K(HDCA) − y_K(DCA)| < 1 mm at the samples",
+        )
+        .judge(
+            format!("max |Δy_K| {}", dys.join("; ")),
+            ok,
+            Verdict::Differs,
+            "the two formulations' trajectories of K separate by more than 1 mm",
+        ),
+    );
 }
 
 /// Figs 10–11 and Tables 1–2: the paper's efficiency statements.
@@ -316,55 +378,111 @@ fn efficiency_findings(
         let above = v.iter().filter(|x| **x > 1.0).count();
         (above, v.len(), v)
     };
-    let fmt = |v: &[f64]| v.iter().map(|x| fixed(*x, 2)).collect::<Vec<_>>().join(", ");
+    let fmt = |v: &[f64]| {
+        v.iter()
+            .map(|x| fixed(*x, 2))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     let all = &CASES[..];
-    for (item, pick, what) in [("Fig 10", true, "wall-time"), ("Fig 11", false, "RHS-count")] {
+    for (item, pick, what) in [
+        ("Fig 10", true, "wall-time"),
+        ("Fig 11", false, "RHS-count"),
+    ] {
         let (a, n, v) = share("rk45", all, pick);
-        s.finding(Finding::new(PAPER, format!("{item}, ode45"), "HDCA slower than DCA in most cases with ode45 (ratio DCA/HDCA < 1)", format!("{what} ratio < 1 in more than half of the cells")).judge(
-            format!("ratios {} ({a} of {n} above 1)", fmt(&v)),
-            (n > 0).then_some(2 * a < n),
-            Verdict::NotReproduced,
-            "HDCA is the faster one with RK45 in most cells",
-        ));
+        s.finding(
+            Finding::new(
+                PAPER,
+                format!("{item}, ode45"),
+                "HDCA slower than DCA in most cases with ode45 (ratio DCA/HDCA < 1)",
+                format!("{what} ratio < 1 in more than half of the cells"),
+            )
+            .judge(
+                format!("ratios {} ({a} of {n} above 1)", fmt(&v)),
+                (n > 0).then_some(2 * a < n),
+                Verdict::NotReproduced,
+                "HDCA is the faster one with RK45 in most cells",
+            ),
+        );
         let (a, n, v) = share("adams", all, pick);
-        s.finding(Finding::new(PAPER, format!("{item}, ode113"), "HDCA dominates DCA with the multistep ode113 (ratio > 1)", format!("{what} ratio > 1 in more than half of the cells (Adams)")).judge(
-            format!("ratios {} ({a} of {n} above 1)", fmt(&v)),
-            (n > 0).then_some(2 * a > n),
-            Verdict::NotReproduced,
-            "DCA is the faster one with Adams in most cells",
-        ));
+        s.finding(
+            Finding::new(
+                PAPER,
+                format!("{item}, ode113"),
+                "HDCA dominates DCA with the multistep ode113 (ratio > 1)",
+                format!("{what} ratio > 1 in more than half of the cells (Adams)"),
+            )
+            .judge(
+                format!("ratios {} ({a} of {n} above 1)", fmt(&v)),
+                (n > 0).then_some(2 * a > n),
+                Verdict::NotReproduced,
+                "DCA is the faster one with Adams in most cells",
+            ),
+        );
         let (a, n, v) = share("rk23", &CASES[..2], pick);
-        s.finding(Finding::new(PAPER, format!("{item}, ode23"), "HDCA faster for cases 1 and 2 with ode23", format!("{what} ratio > 1 in more than half of the case-1 and case-2 cells (RK23)")).judge(
-            format!("ratios {} ({a} of {n} above 1)", fmt(&v)),
-            (n > 0).then_some(2 * a > n),
-            Verdict::NotReproduced,
-            "DCA is the faster one with RK23 on cases 1–2",
-        ));
+        s.finding(
+            Finding::new(
+                PAPER,
+                format!("{item}, ode23"),
+                "HDCA faster for cases 1 and 2 with ode23",
+                format!("{what} ratio > 1 in more than half of the case-1 and case-2 cells (RK23)"),
+            )
+            .judge(
+                format!("ratios {} ({a} of {n} above 1)", fmt(&v)),
+                (n > 0).then_some(2 * a > n),
+                Verdict::NotReproduced,
+                "DCA is the faster one with RK23 on cases 1–2",
+            ),
+        );
     }
     // Table 1: per-RHS time HDCA < DCA for cases 1–2, similar (within 25 %) for case 3
     let mean = |case: &str, k: usize| {
-        let v: Vec<f64> = per_rhs.iter().filter(|p| p.0 == case && p.3[k].is_finite()).map(|p| p.3[k]).collect();
+        let v: Vec<f64> = per_rhs
+            .iter()
+            .filter(|p| p.0 == case && p.3[k].is_finite())
+            .map(|p| p.3[k])
+            .collect();
         v.iter().sum::<f64>() / v.len().max(1) as f64
     };
     let r: Vec<f64> = CASES.iter().map(|c| mean(c, 1) / mean(c, 0)).collect();
-    let ok = r.iter().all(|x| x.is_finite()).then(|| r[0] > 1.0 && r[1] > 1.0 && (0.8..1.25).contains(&r[2]));
-    s.finding(Finding::new(PAPER, "Table 1", "time per RHS: HDCA below DCA for cases 1–2, similar for case 3", "mean per-RHS time ratio DCA/HDCA > 1 (cases 1, 2) and within 0.8–1.25 (case 3)").judge(
-        format!("DCA/HDCA per-RHS time {}", fmt(&r)),
-        ok,
-        Verdict::Differs,
-        format!(
-            "measured mean per-RHS time HDCA / DCA: {}",
-            CASES
-                .iter()
-                .map(|c| format!("{c} {} / {}", duration(mean(c, 0)), duration(mean(c, 1))))
-                .collect::<Vec<_>>()
-                .join(", ")
+    let ok = r
+        .iter()
+        .all(|x| x.is_finite())
+        .then(|| r[0] > 1.0 && r[1] > 1.0 && (0.8..1.25).contains(&r[2]));
+    s.finding(
+        Finding::new(
+            PAPER,
+            "Table 1",
+            "time per RHS: HDCA below DCA for cases 1–2, similar for case 3",
+            "mean per-RHS time ratio DCA/HDCA > 1 (cases 1, 2) and within 0.8–1.25 (case 3)",
+        )
+        .judge(
+            format!("DCA/HDCA per-RHS time {}", fmt(&r)),
+            ok,
+            Verdict::Differs,
+            format!(
+                "measured mean per-RHS time HDCA / DCA: {}",
+                CASES
+                    .iter()
+                    .map(|c| format!("{c} {} / {}", duration(mean(c, 0)), duration(mean(c, 1))))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         ),
-    ));
+    );
     // Table 2: ode23 slowest, ode113 fastest (HDCA, summed over cases and tolerances)
-    let total = |integ: &str| per_rhs.iter().filter(|p| p.1 == integ).map(|p| p.4[0]).sum::<f64>();
+    let total = |integ: &str| {
+        per_rhs
+            .iter()
+            .filter(|p| p.1 == integ)
+            .map(|p| p.4[0])
+            .sum::<f64>()
+    };
     let (r45, ad, r23) = (total("rk45"), total("adams"), total("rk23"));
-    let ok = [r45, ad, r23].iter().all(|x| x.is_finite()).then_some(r23 > r45 && r23 > ad && ad < r45);
+    let ok = [r45, ad, r23]
+        .iter()
+        .all(|x| x.is_finite())
+        .then_some(r23 > r45 && r23 > ad && ad < r45);
     s.finding(Finding::new(PAPER, "Table 2", "ode23 much slower than the others; ode113 fastest", "HDCA's total wall time over cases and tolerances: RK23 largest, Adams smallest").judge(
         format!("RK45 {}, Adams {}, RK23 {}", duration(r45), duration(ad), duration(r23)),
         ok,

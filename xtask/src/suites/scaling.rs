@@ -8,8 +8,8 @@ use mbs::model::{Model, State};
 use mbs::plot::{LineChart, Series};
 use mbs::{IntegratorChoice, Method, Sampling};
 
-use crate::report::{NOT_IMPLEMENTED, Suite, Table};
 use crate::chart::Chart;
+use crate::report::{NOT_IMPLEMENTED, Suite, Table};
 use crate::runner::{Ctx, REPEATS, Run, Timing, fixed, loglog_slope, sci};
 
 /// Front-ends measured by the scaling and consistency suites.
@@ -174,7 +174,10 @@ pub fn scaling(ctx: &mut Ctx) -> Suite {
                     // two sizes) exceeds 1 s: dense front-ends also take n² memory
                     let predicted = predict_us(&xs, &ys, m.n_bodies() as f64);
                     if predicted > 1e6 {
-                        row.push(format!("skipped (≈ {} s predicted)", fixed(predicted * 1e-6, 1)));
+                        row.push(format!(
+                            "skipped (≈ {} s predicted)",
+                            fixed(predicted * 1e-6, 1)
+                        ));
                         stop = Some("skipped".into());
                         continue;
                     }
@@ -294,7 +297,11 @@ fn speedup(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, serd
             } else {
                 format!("crossover/{fam}/sparse-alf")
             };
-            let mut ns: Vec<usize> = sizes.iter().copied().filter(|&n| fits(data, &key, n)).collect();
+            let mut ns: Vec<usize> = sizes
+                .iter()
+                .copied()
+                .filter(|&n| fits(data, &key, n))
+                .collect();
             if ns.is_empty() {
                 ns.extend(
                     fallback
