@@ -25,21 +25,10 @@ pub const FRONT_ENDS: [&str; 9] = [
     "complement-svd",
 ];
 
-/// Median time of one `accelerations` call [s] within a small time budget, or why not.
+/// Median time of one RHS evaluation [s] within a small time budget, or why not (see
+/// [`time_rhs_timing`]).
 pub(crate) fn time_rhs(method: &Method, model: &Model, threads: usize) -> Result<f64, String> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| e.to_string())?;
-    pool.install(|| {
-        let mut fe = mbs::registry::build_front_end(method, model).map_err(|e| e.to_string())?;
-        let state = State::initial(model, mbs::frontend::SAMPLE_LAYOUT);
-        median_time(|| {
-            fe.accelerations(&state)
-                .map(std::hint::black_box)
-                .map_err(|e| e.to_string())
-        })
-    })
+    time_rhs_timing(method, model, threads).map(|t| t.median)
 }
 
 /// Median wall time of `eval` [s] over at least 5 and at most 1000 calls within about
