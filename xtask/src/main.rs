@@ -4,6 +4,8 @@
 //! reproductions and method comparisons in-process through the `mbs` facade and writes
 //! `target/bench-report/REPORT.md`, `results.json` and `plots/*.{png,svg}`.
 
+mod chart;
+mod findings;
 mod report;
 mod runner;
 mod suites;
@@ -19,7 +21,7 @@ const HELP: &str = "\
 cargo xtask <COMMAND>
 
 Commands:
-  bench [--suite dca|hdca|alf|chiou|complement|scaling|consistency|conformance|sweep|peers]… [--quick] [--out DIR]
+  bench [--suite dca|hdca|alf|chiou|complement|scaling|consistency|guide|conformance|sweep|peers]… [--quick] [--out DIR]
         run the paper reproductions and method comparisons; write
         target/bench-report/REPORT.md, results.json and plots/ (PNG and SVG).
         --suite may be repeated or comma-separated (default: every suite but
@@ -123,8 +125,10 @@ fn bench(opts: BenchOpts) -> ExitCode {
         if opts.suites.iter().any(|s| s == name) {
             eprintln!("suite `{name}`{}", if opts.quick { " (quick)" } else { "" });
             let t = Instant::now();
+            let load0 = report::load_averages();
             let mut s = run(&mut ctx);
             s.wall_time_s = t.elapsed().as_secs_f64();
+            s.load_average = load0.zip(report::load_averages()).map(|(a, b)| [a, b]);
             for f in ctx.failures.drain(..) {
                 s.notes.push(format!("Failed run — {f}"));
             }
@@ -235,7 +239,7 @@ mod tests {
         };
         let md = r.markdown();
         assert!(
-            md.contains("| [`hdca`](#suite-hdca) | not implemented |"),
+            md.contains("| [`hdca`](#suite-hdca) | not available |"),
             "{md}"
         );
         assert!(

@@ -6,8 +6,10 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-/// Cell text of a run whose front-end does not exist yet.
-pub const NOT_IMPLEMENTED: &str = "not implemented";
+use crate::findings::{self, Finding};
+
+/// Cell text of a run whose method is not available in this build.
+pub const NOT_IMPLEMENTED: &str = "not available";
 
 /// One table.
 #[derive(Clone, Debug, Serialize)]
@@ -45,7 +47,8 @@ impl Table {
 
     fn markdown(&self, out: &mut String) {
         let _ = writeln!(out, "#### {}\n", self.title);
-        let _ = writeln!(out, "| {} |", self.columns.join(" | "));
+        let head: Vec<String> = self.columns.iter().map(|c| c.replace('|', "\\|")).collect();
+        let _ = writeln!(out, "| {} |", head.join(" | "));
         let _ = writeln!(out, "|{}", "---|".repeat(self.columns.len()));
         for r in &self.rows {
             let cells: Vec<String> = r.iter().map(|c| c.replace('|', "\\|")).collect();
@@ -93,6 +96,10 @@ pub struct Suite {
     pub notes: Vec<String>,
     /// Machine-readable numbers of the suite (free form).
     pub data: serde_json::Value,
+    /// Verdicts on the paper's items (tables, figures, claims).
+    pub findings: Vec<Finding>,
+    /// 1-, 5- and 15-minute load averages at the start and at the end of the suite.
+    pub load_average: Option<[[f64; 3]; 2]>,
 }
 
 impl Suite {
@@ -106,7 +113,13 @@ impl Suite {
             plots: Vec::new(),
             notes: Vec::new(),
             data: serde_json::Value::Object(Default::default()),
+            findings: Vec::new(),
+            load_average: None,
         }
+    }
+
+    pub fn finding(&mut self, f: Finding) {
+        self.findings.push(f);
     }
 
     /// Sets the status from the cells: every table cell "not implemented" → not
@@ -220,6 +233,13 @@ fn date_utc() -> String {
     )
 }
 
+/// The 1-, 5- and 15-minute load averages (Linux `/proc/loadavg`), if available.
+pub fn load_averages() -> Option<[f64; 3]> {
+    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
+    let mut it = text.split_whitespace().map(|v| v.parse::<f64>().ok());
+    Some([it.next()??, it.next()??, it.next()??])
+}
+
 /// The whole report.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
@@ -254,17 +274,20 @@ impl Report {
         let _ = writeln!(s, "| build profile | {} |", m.profile);
         let _ = writeln!(s, "| compiler | {} |", m.rustc);
         let _ = writeln!(s, "| total wall time | {:.1} s |\n", self.wall_time_s);
+        let all: Vec<&Finding> = self.suites.iter().flat_map(|x| &x.findings).collect();
+        findings::summary_markdown(&all, &mut s);
         let _ = writeln!(
             s,
             "Every run is measured by the facade the same way: energies and constraint norms \
              ‖Φ‖, ‖Φ̇‖, ‖Φ̈‖ (joint and driver rows; Euler-parameter normalization excluded) are \
              computed from the states each method reports. Paper figures are copied from the \
              publications listed in `docs/REFERENCES.md`; \"—\" means the paper gives no number (figures only). \
-             A cell \"{NOT_IMPLEMENTED}\" means the front-end does not exist yet.\n"
+             Wall times are medians of repeated runs (at least 5 runs or 0.5 s per cell) with \
+             the minimum and maximum beside them; the load average of the machine is given per suite.\n"
         );
         let _ = writeln!(
             s,
-            "## Summary\n\n| suite | status | wall time |\n|---|---|---|"
+            "## Suites\n\n| suite | status | wall time | load average (1, 5, 15 min) at start → end |\n|---|---|---|---|"
         );
         for su in &self.suites {
             let failed = su
@@ -281,7 +304,7 @@ impl Report {
                 );
             let mut st = match su.status {
                 Status::Complete => "ran".to_string(),
-                Status::Partial => "ran in part (some front-ends not implemented)".to_string(),
+                Status::Partial => "ran in part (some methods not available)".to_string(),
                 Status::NotImplemented => NOT_IMPLEMENTED.to_string(),
             };
             if failed > 0 {
@@ -289,9 +312,15 @@ impl Report {
                     "; {failed} failed run(s) or cell(s), see the suite's notes"
                 ));
             }
+            let load = su.load_average.map_or("—".into(), |[a, b]| {
+                format!(
+                    "{:.2}, {:.2}, {:.2} → {:.2}, {:.2}, {:.2}",
+                    a[0], a[1], a[2], b[0], b[1], b[2]
+                )
+            });
             let _ = writeln!(
                 s,
-                "| [`{}`](#suite-{}) | {st} | {:.1} s |",
+                "| [`{}`](#suite-{}) | {st} | {:.1} s | {load} |",
                 su.name, su.name, su.wall_time_s
             );
         }
@@ -305,12 +334,13 @@ impl Report {
             if su.status == Status::NotImplemented {
                 let _ = writeln!(
                     s,
-                    "**Status: {NOT_IMPLEMENTED}** — its front-ends do not exist yet; the tables below list what will be reported.\n"
+                    "**Status: {NOT_IMPLEMENTED}** — its methods are not available in this build.\n"
                 );
             }
             for n in &su.notes {
                 let _ = writeln!(s, "{n}\n");
             }
+            findings::table_markdown(&su.findings, &mut s);
             for t in &su.tables {
                 t.markdown(&mut s);
             }
@@ -320,7 +350,7 @@ impl Report {
                     let _ = writeln!(s, "- {} — [PNG]({}) · [SVG]({})", p.title, p.png, p.svg);
                 }
                 s.push('\n');
-                for p in su.plots.iter().take(4) {
+                for p in &su.plots {
                     let _ = writeln!(s, "![{}]({})\n", p.title, p.png);
                 }
             }

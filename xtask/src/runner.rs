@@ -9,6 +9,7 @@ use mbs::plot::LineChart;
 use mbs::{Error, IntegratorChoice, Method, Sampling, Simulation, Trajectory};
 use nalgebra::Vector3;
 
+use crate::chart::Chart;
 use crate::report::{NOT_IMPLEMENTED, Plot, Suite};
 
 /// The outcome of one run.
@@ -56,6 +57,63 @@ pub struct Ctx {
     /// Runs that failed (the method's failure), drained into the suite's notes.
     pub failures: Vec<String>,
     models: HashMap<String, Model>,
+    /// Repeat timings of the runs, by [`timing_key`].
+    timings: HashMap<String, Timing>,
+}
+
+/// Wall times of the repeats of one run [s].
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct Timing {
+    pub median: f64,
+    pub min: f64,
+    pub max: f64,
+    pub repeats: usize,
+}
+
+/// Repeats: at least this many runs, unless their total reaches [`REPEAT_BUDGET_S`].
+pub const REPEATS: usize = 5;
+pub const REPEAT_BUDGET_S: f64 = 0.5;
+/// Wall times below this are not resolved by the measurement (timer and scheduler).
+pub const TIME_RESOLUTION_S: f64 = 1e-5;
+
+fn timing_key(t: &Trajectory) -> String {
+    format!(
+        "{}|{}|{}|{:e}|{}",
+        t.model,
+        t.method,
+        t.integrator,
+        t.t.last().copied().unwrap_or(0.0),
+        t.len()
+    )
+}
+
+/// A duration [s] with three significant digits in s, ms or µs, or "< 0.01 ms" below the
+/// resolution.
+pub fn duration(s: f64) -> String {
+    if !s.is_finite() {
+        "n/a".into()
+    } else if s < TIME_RESOLUTION_S {
+        "< 0.01 ms".into()
+    } else if s < 1e-3 {
+        format!("{} µs", sig3(s * 1e6))
+    } else if s < 1.0 {
+        format!("{} ms", sig3(s * 1e3))
+    } else {
+        format!("{} s", sig3(s))
+    }
+}
+
+fn sig3(v: f64) -> String {
+    let d = if v >= 100.0 {
+        0
+    } else if v >= 10.0 {
+        1
+    } else if v >= 1.0 {
+        2
+    } else {
+        3
+    };
+    format!("{v:.d$}")
 }
 
 impl Ctx {
@@ -66,6 +124,7 @@ impl Ctx {
             errors: Vec::new(),
             failures: Vec::new(),
             models: HashMap::new(),
+            timings: HashMap::new(),
         }
     }
 
@@ -112,7 +171,7 @@ impl Ctx {
             .guard(false);
         let start = Instant::now();
         let r = match sim.run() {
-            Ok(t) => Run::Done(t),
+            Ok(t) => Run::Done(self.repeat(&sim, t)),
             Err(Error::SimulationFailed(f)) => Run::Failed(f.error.to_string(), f.trajectory),
             Err(e @ Error::NotImplemented { .. }) => Run::NotImplemented(e.to_string()),
             Err(e) => Run::Error(e.to_string()),
@@ -133,6 +192,47 @@ impl Ctx {
         r
     }
 
+    /// Times `sim` again until [`REPEATS`] runs or [`REPEAT_BUDGET_S`] of runs, and
+    /// returns `first` with the median wall time (min, max kept for [`Ctx::wall`]).
+    fn repeat(&mut self, sim: &Simulation, mut first: Trajectory) -> Trajectory {
+        let mut times = vec![first.wall_time];
+        while times.len() < REPEATS && times.iter().sum::<f64>() < REPEAT_BUDGET_S {
+            match sim.run() {
+                Ok(t) => times.push(t.wall_time),
+                Err(_) => break,
+            }
+        }
+        times.sort_by(f64::total_cmp);
+        let timing = Timing {
+            median: times[times.len() / 2],
+            min: times[0],
+            max: times[times.len() - 1],
+            repeats: times.len(),
+        };
+        first.wall_time = timing.median;
+        self.timings.insert(timing_key(&first), timing);
+        first
+    }
+
+    /// The repeat timing of a run made by this context.
+    pub fn timing(&self, t: &Trajectory) -> Option<Timing> {
+        self.timings.get(&timing_key(t)).copied()
+    }
+
+    /// Wall-time cell: median of the repeats with min–max, e.g. "12.3 ms (12.0–13.1, 5×)".
+    pub fn wall(&self, t: &Trajectory) -> String {
+        match self.timing(t) {
+            Some(x) if x.repeats > 1 => format!(
+                "{} ({}–{}, {}×)",
+                duration(x.median),
+                duration(x.min),
+                duration(x.max),
+                x.repeats
+            ),
+            _ => duration(t.wall_time),
+        }
+    }
+
     /// Runs `method` on the built-in `model`.
     pub fn run(
         &mut self,
@@ -148,6 +248,24 @@ impl Ctx {
                 self.errors.push(format!("{model}: {e}"));
                 Run::Error(e)
             }
+        }
+    }
+
+    /// Writes a [`Chart`] (log axes, markers, legend outside) as PNG and SVG under
+    /// `plots/` and lists it in the suite (only if it has data).
+    pub fn chart(&self, suite: &mut Suite, stem: &str, chart: Chart) {
+        if !chart.has_data() {
+            return;
+        }
+        match chart.write_png_svg(&self.dir.join("plots"), stem) {
+            Ok(()) => suite.plots.push(Plot {
+                title: chart.title.clone(),
+                png: format!("plots/{stem}.png"),
+                svg: format!("plots/{stem}.svg"),
+            }),
+            Err(e) => suite
+                .notes
+                .push(format!("plot `{stem}` could not be written: {e}")),
         }
     }
 

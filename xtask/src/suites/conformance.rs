@@ -175,7 +175,7 @@ fn default_method_on_the_squeezer(s: &mut Suite) {
             }),
         );
     }
-    t.note("Solver time: the integration's wall time (Trajectory::wall_time), without model set-up and output. Issue 14 asks for under 1 s on the project's 2-core machine.");
+    t.note("Solver time: the integration's wall time (Trajectory::wall_time), without model set-up and output.");
     s.tables.push(t);
 }
 

@@ -7,6 +7,7 @@ mod chiou_staggered;
 pub mod complement;
 pub mod conformance;
 pub mod dca;
+pub mod guide;
 pub mod hdca;
 pub mod peers;
 pub mod scaling;
@@ -16,7 +17,7 @@ use crate::report::Suite;
 use crate::runner::Ctx;
 
 /// Every suite: name and runner, in report order.
-pub const ALL: [(&str, fn(&mut Ctx) -> Suite); 9] = [
+pub const ALL: [(&str, fn(&mut Ctx) -> Suite); 10] = [
     ("alf", alf::run),
     ("dca", dca::run),
     ("hdca", hdca::run),
@@ -24,6 +25,7 @@ pub const ALL: [(&str, fn(&mut Ctx) -> Suite); 9] = [
     ("complement", complement::run),
     ("scaling", scaling::scaling),
     ("consistency", scaling::consistency),
+    ("guide", guide::run),
     ("conformance", conformance::run),
     ("sweep", sweep::run),
 ];

@@ -8,11 +8,12 @@ use mbs::model::{Model, State};
 use mbs::plot::{LineChart, Series};
 use mbs::{IntegratorChoice, Method, Sampling};
 
+use crate::chart::Chart;
 use crate::report::{NOT_IMPLEMENTED, Suite, Table};
-use crate::runner::{Ctx, Run, fixed, loglog_slope, sci};
+use crate::runner::{Ctx, REPEATS, Run, Timing, fixed, loglog_slope, sci};
 
 /// Front-ends measured by the scaling and consistency suites.
-pub const FRONT_ENDS: [&str; 8] = [
+pub const FRONT_ENDS: [&str; 9] = [
     "lagrange",
     "alf",
     "alf-index3",
@@ -20,11 +21,51 @@ pub const FRONT_ENDS: [&str; 8] = [
     "penalty-pcg",
     "alf-dca",
     "hdca",
+    "natural-partitioning",
     "complement-svd",
 ];
 
-/// Median time of one `accelerations` call [s] within a small time budget, or why not.
+/// Median time of one RHS evaluation [s] within a small time budget, or why not (see
+/// [`time_rhs_timing`]).
 pub(crate) fn time_rhs(method: &Method, model: &Model, threads: usize) -> Result<f64, String> {
+    time_rhs_timing(method, model, threads).map(|t| t.median)
+}
+
+/// Median wall time of `eval` [s] over at least 5 and at most 1000 calls within about
+/// 0.2 s, after one untimed warm-up call; the first error stops it.
+fn median_time<T>(eval: impl FnMut() -> Result<T, String>) -> Result<f64, String> {
+    timing(eval).map(|t| t.median)
+}
+
+/// Median, min and max wall time of `eval` [s], as [`median_time`].
+fn timing<T>(mut eval: impl FnMut() -> Result<T, String>) -> Result<Timing, String> {
+    eval()?;
+    let mut times = Vec::new();
+    let start = Instant::now();
+    while times.len() < REPEATS || (start.elapsed().as_secs_f64() < 0.2 && times.len() < 1000) {
+        let t0 = Instant::now();
+        eval()?;
+        times.push(t0.elapsed().as_secs_f64());
+    }
+    Ok(stats(times))
+}
+
+fn stats(mut times: Vec<f64>) -> Timing {
+    times.sort_by(f64::total_cmp);
+    Timing {
+        median: times[times.len() / 2],
+        min: times[0],
+        max: times[times.len() - 1],
+        repeats: times.len(),
+    }
+}
+
+/// Median, min and max time of one RHS evaluation of `method` on `model` with
+/// `threads` threads: by direct `accelerations` calls at the initial state, or, for a
+/// front-end whose state is not the absolute one (HDCA's joint coordinates and
+/// momenta), as wall time / RHS count of short RK45 runs (integrator overhead
+/// included).
+fn time_rhs_timing(method: &Method, model: &Model, threads: usize) -> Result<Timing, String> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -33,27 +74,34 @@ pub(crate) fn time_rhs(method: &Method, model: &Model, threads: usize) -> Result
         let shared = std::sync::Arc::new(model.clone());
         let mut fe = mbs::registry::build_front_end(method, &shared).map_err(|e| e.to_string())?;
         let state = State::initial(model, mbs::frontend::SAMPLE_LAYOUT);
-        median_time(|| {
-            fe.accelerations(&state)
-                .map(std::hint::black_box)
-                .map_err(|e| e.to_string())
-        })
+        match fe.accelerations(&state) {
+            Ok(_) => timing(|| {
+                fe.accelerations(&state)
+                    .map(std::hint::black_box)
+                    .map_err(|e| e.to_string())
+            }),
+            Err(_) => {
+                let sim = mbs::Simulation::new(model.clone())
+                    .method(method.clone())
+                    .integrator(IntegratorChoice::Rk45 {
+                        rtol: 1e-6,
+                        atol: 1e-6,
+                    })
+                    .t_end(1e-3)
+                    .sampling(Sampling::Intervals(1))
+                    .guard(false);
+                let mut per_rhs = Vec::new();
+                let start = Instant::now();
+                while per_rhs.len() < REPEATS
+                    || (start.elapsed().as_secs_f64() < 0.2 && per_rhs.len() < 100)
+                {
+                    let t = sim.run().map_err(|e| e.to_string())?;
+                    per_rhs.push(t.wall_time / t.stats.rhs_evals.max(1) as f64);
+                }
+                Ok(stats(per_rhs))
+            }
+        }
     })
-}
-
-/// Median wall time of `eval` [s] over at least 3 and at most 1000 calls within about
-/// 0.2 s, after one untimed warm-up call; the first error stops it.
-fn median_time<T>(mut eval: impl FnMut() -> Result<T, String>) -> Result<f64, String> {
-    eval()?;
-    let mut times = Vec::new();
-    let start = Instant::now();
-    while times.len() < 3 || (start.elapsed().as_secs_f64() < 0.2 && times.len() < 1000) {
-        let t0 = Instant::now();
-        eval()?;
-        times.push(t0.elapsed().as_secs_f64());
-    }
-    times.sort_by(f64::total_cmp);
-    Ok(times[times.len() / 2])
 }
 
 pub fn scaling(ctx: &mut Ctx) -> Suite {
@@ -88,12 +136,12 @@ pub fn scaling(ctx: &mut Ctx) -> Suite {
             &format!("{fam}: median time of one RHS evaluation"),
             &cr,
         );
-        let mut chart = LineChart::new(
+        let mut chart = Chart::new(
             format!("{fam}: time per RHS evaluation"),
             "bodies n",
-            "time [µs] (log)",
+            "time per RHS evaluation [µs]",
         )
-        .log();
+        .log_log();
         let models: Vec<(usize, Option<Model>)> = sizes.iter().map(|&n| (n, generate(n))).collect();
         for name in FRONT_ENDS {
             let Ok(method) = name.parse::<Method>() else {
@@ -112,16 +160,33 @@ pub fn scaling(ctx: &mut Ctx) -> Suite {
                         row.push("n/a".into());
                         continue;
                     };
-                    let r = time_rhs(&method, m, threads);
+                    // skip a size whose extrapolated evaluation (slope of the last
+                    // two sizes) exceeds 1 s: dense front-ends also take n² memory
+                    let predicted = predict_us(&xs, &ys, m.n_bodies() as f64);
+                    if predicted > 1e6 {
+                        row.push(format!(
+                            "skipped (≈ {} s predicted)",
+                            fixed(predicted * 1e-6, 1)
+                        ));
+                        stop = Some("skipped".into());
+                        continue;
+                    }
+                    let r = time_rhs_timing(&method, m, threads);
                     eprintln!(
                         "  {fam} n = {} / {name} / {threads} thread(s): {}",
                         m.n_bodies(),
                         r.as_ref()
-                            .map_or_else(|e| e.clone(), |s| format!("{:.1} µs", s * 1e6))
+                            .map_or_else(|e| e.clone(), |s| format!("{:.1} µs", s.median * 1e6))
                     );
                     match r {
-                        Ok(sec) => {
-                            row.push(fixed(sec * 1e6, 1));
+                        Ok(x) => {
+                            let sec = x.median;
+                            row.push(format!(
+                                "{} ({}–{})",
+                                fixed(sec * 1e6, 1),
+                                fixed(x.min * 1e6, 1),
+                                fixed(x.max * 1e6, 1)
+                            ));
                             xs.push(m.n_bodies() as f64);
                             ys.push(sec * 1e6);
                             // stop growing once one evaluation takes more than 0.1 s
@@ -160,9 +225,9 @@ pub fn scaling(ctx: &mut Ctx) -> Suite {
                 }
             }
         }
-        t.note("Exponent: least-squares slope of log(time) against log(n). Results do not depend on the thread count (see the consistency suite); the time may.");
+        t.note("Cells: median (min–max) of at least 5 evaluations, 0.2 s of evaluations when they are fast. Exponent: least-squares slope of log(time) against log(n). Results do not depend on the thread count (see the consistency suite); the time may. HDCA integrates joint coordinates and momenta: its time is the wall time per RHS evaluation of short RK45 runs (integrator overhead included).");
         s.tables.push(t);
-        ctx.plot(
+        ctx.chart(
             &mut s,
             &format!("scaling_{}", fam.split_whitespace().next().unwrap_or("x")),
             chart,
@@ -175,11 +240,14 @@ pub fn scaling(ctx: &mut Ctx) -> Suite {
     s
 }
 
-/// The 1 → 2 thread speed-up of the parallel front-ends at n ≥ 1024 (ALF-DCA issue:
-/// target ≥ 1.6), measured even in quick mode (n = 1024 only), with the machine's
-/// load average at the time, since a busy second core hides any speed-up.
+/// The 1 → 2 thread speed-up of the O(n) and parallel front-ends (ALF-DCA, HDCA,
+/// natural partitioning, penalty-PCG, global sparse ALF) at n ≥ 1024, measured even in
+/// quick mode (n = 1024 only), with the machine's load average at the time, since a
+/// busy second core hides any speed-up.
 fn speedup(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, serde_json::Value>) {
     let sizes: &[usize] = if ctx.quick { &[1024] } else { &[1024, 4096] };
+    // a front-end too slow at these sizes is measured at the largest size that is not
+    let fallback: &[usize] = if ctx.quick { &[64] } else { &[64, 256, 1024] };
     let mut t = Table::new(
         "scaling_speedup",
         "Speed-up of one RHS evaluation from 1 to 2 threads",
@@ -198,20 +266,58 @@ fn speedup(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, serd
         ("open chain", |n| open_chain(n, ChainJoint::Revolute).ok()),
         ("closed loop", |n| closed_loop(n).ok()),
     ];
-    for name in ["alf-dca"] {
-        let Ok(method) = name.parse::<Method>() else {
-            continue;
-        };
+    let in_pool = |threads: usize, f: &(dyn Fn() -> Result<f64, String> + Sync)| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| e.to_string())
+            .and_then(|p| p.install(f))
+    };
+    for name in [
+        "alf-dca",
+        "hdca",
+        "natural-partitioning",
+        "penalty-pcg",
+        SPARSE_ALF,
+    ] {
+        let method = name.parse::<Method>().ok();
         for (fam, generate) in families {
-            for &n in sizes {
+            let key = if method.is_some() {
+                format!("{fam}/{name}/1")
+            } else {
+                format!("crossover/{fam}/sparse-alf")
+            };
+            // set-up of these front-ends at n = 1024 takes minutes (not O(n)): quick
+            // mode measures them at the fallback size
+            let slow_setup = ctx.quick && ["natural-partitioning", "penalty-pcg"].contains(&name);
+            let mut ns: Vec<usize> = sizes
+                .iter()
+                .copied()
+                .filter(|&n| !slow_setup && fits(data, &key, n))
+                .collect();
+            if ns.is_empty() {
+                ns.extend(
+                    fallback
+                        .iter()
+                        .copied()
+                        .filter(|&n| fits(data, &key, n))
+                        .max()
+                        .or(Some(fallback[0])),
+                );
+            }
+            for n in ns {
                 let Some(model) = generate(n) else {
                     continue;
                 };
                 let load = load_average();
                 // best of three medians: the least disturbed measurement of each
+                let once = |threads: usize| match &method {
+                    Some(m) => time_rhs_timing(m, &model, threads).map(|t| t.median),
+                    None => in_pool(threads, &|| time_sparse_alf(&model)),
+                };
                 let best = |threads| {
                     (0..3)
-                        .map(|_| time_rhs(&method, &model, threads))
+                        .map(|_| once(threads))
                         .try_fold(f64::INFINITY, |b, r| r.map(|x| b.min(x)))
                 };
                 let cells = match (best(1), best(2)) {
@@ -234,9 +340,37 @@ fn speedup(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, serd
             }
         }
     }
+    t.note("A front-end whose evaluation is predicted above 0.1 s at n = 1024 (from the scaling tables' two largest sizes) is measured at the largest size under that.");
     t.note("Each time is the best of three medians (0.2 s of evaluations each) at the initial state. A load average near or above 1 on a 2-core machine means the second core was busy and the speed-up is understated.");
     s.tables.push(t);
 }
+
+/// Time [µs] at `n` extrapolated from the last two measured sizes (exponent ≥ 1), or 0.
+fn predict_us(xs: &[f64], ys: &[f64], n: f64) -> f64 {
+    match (xs, ys) {
+        ([.., x0, x1], [.., y0, y1]) if *x1 > *x0 && *y0 > 0.0 => {
+            let k = ((y1 / y0).ln() / (x1 / x0).ln()).max(1.0);
+            y1 * (n / x1).powf(k)
+        }
+        _ => 0.0,
+    }
+}
+
+/// Whether one evaluation of the scaling tables' series `key` (in `data`) is predicted
+/// under 0.1 s at `n`.
+fn fits(data: &serde_json::Map<String, serde_json::Value>, key: &str, n: usize) -> bool {
+    let series = |k: &str| -> Vec<f64> {
+        data.get(key)
+            .and_then(|v| v.get(k))
+            .and_then(|v| v.as_array())
+            .map(|a| a.iter().filter_map(|x| x.as_f64()).collect())
+            .unwrap_or_default()
+    };
+    predict_us(&series("n"), &series("us"), n as f64) <= 1e5
+}
+
+/// Row label of the global ALF with the sparse Cholesky backend (not a `Method`).
+const SPARSE_ALF: &str = "global ALF, sparse Cholesky";
 
 /// Median time of one right-hand side of the global ALF with the sparse Cholesky
 /// backend (`mbs_alf::SparseAlf`, α = 1e6, μ = Ω = 1, ≤ 10 iterations: the ALF-DCA
@@ -342,7 +476,7 @@ fn crossover(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, se
                 }
                 timed(r, 2, &mut series)
             };
-            eprintln!("  crossover {fam} n = {n}: DCA {a} µs, sparse {c} µs, dense {e} µs");
+            eprintln!("  crossover {fam} n = {n} [µs]: DCA {a}, sparse {c}, dense {e}");
             t.row(vec![n.to_string(), a, b, c, d, e, f]);
         }
         let slopes: Vec<String> = series
@@ -521,7 +655,7 @@ fn work_precision(ctx: &mut Ctx, s: &mut Suite) {
             "front-end",
             "integrator",
             "final-state error",
-            "wall [s]",
+            "wall time",
             "RHS evaluations",
         ],
     );
@@ -546,7 +680,7 @@ fn work_precision(ctx: &mut Ctx, s: &mut Suite) {
     };
     let mut chart = LineChart::new(
         format!("Work–precision, {mech}"),
-        "wall time [s]",
+        "wall time",
         "final-state error (log scale)",
     )
     .log();
@@ -590,7 +724,7 @@ fn work_precision(ctx: &mut Ctx, s: &mut Suite) {
                 name.to_string(),
                 integ.to_string(),
                 r.cell(|_| sci(err)),
-                r.cell(|x| fixed(x.wall_time, 4)),
+                r.cell(|x| ctx.wall(x)),
                 r.cell(|x| x.stats.rhs_evals.to_string()),
             ]);
             if let Some(tr) = r.traj()

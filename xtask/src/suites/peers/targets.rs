@@ -47,7 +47,7 @@ pub const SIZES: [usize; 4] = [64, 256, 1024, 4096];
 pub fn table() -> Table {
     Table::new(
         "peers_targets",
-        "Targets (issue 19, acceptance 2), one thread unless stated",
+        "Targets, one thread unless stated",
         &["target", "measured", "status", "what bounds it"],
     )
 }
