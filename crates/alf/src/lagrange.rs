@@ -30,27 +30,17 @@ fn dependent_rows(t: f64, sys: &dyn Descriptor) -> AlfError {
 pub(crate) fn dependent_rows_within(t: f64, sys: &dyn Descriptor, tol: f64) -> AlfError {
     let j = sys.phi_q();
     let scale = j.amax().max(f64::MIN_POSITIVE);
-    let mut basis: Vec<nalgebra::DVector<f64>> = Vec::new();
+    let dependent = mbs_constraints::dependent_rows(j, tol * scale);
     let mut names: Vec<String> = Vec::new();
-    for r in 0..j.nrows() {
-        let mut v = j.row(r).transpose();
-        for b in &basis {
-            let c = b.dot(&v);
-            v.axpy(-c, b, 1.0);
-        }
-        let n = v.norm();
-        if n > tol * scale {
-            basis.push(v / n);
-        } else {
-            let label = sys.row_label(r);
-            if !names.contains(&label) {
-                names.push(label);
-            }
+    for &r in &dependent {
+        let label = sys.row_label(r);
+        if !names.contains(&label) {
+            names.push(label);
         }
     }
     AlfError::DependentConstraints {
         t,
-        rank: basis.len(),
+        rank: j.nrows() - dependent.len(),
         rows: j.nrows(),
         dependent: names.join(", "),
     }

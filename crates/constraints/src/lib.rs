@@ -73,7 +73,7 @@ pub use error::ConstraintError;
 pub use forces::MIN_SPRING_LENGTH;
 pub use frame::{BodyFrame, update_frames};
 pub use mass::MassBlock;
-pub use mobility::{Mobility, mobility, mobility_with};
+pub use mobility::{Mobility, dependent_rows, mobility, mobility_with};
 pub use power::ElementPowers;
 pub use reactions::{Reaction, RelativeMotion};
 pub use stabilization::Baumgarte;

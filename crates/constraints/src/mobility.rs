@@ -36,32 +36,28 @@ pub struct Mobility {
     pub redundant: usize,
     /// Grübler's count 6n − holonomic rows.
     pub grubler: i64,
-    /// The holonomic rows that depend on earlier rows (row order, Gram–Schmidt with
-    /// the same relative tolerance as the rank) and the joint or driver each belongs
+    /// The holonomic rows that depend on earlier rows ([`dependent_rows`] with the
+    /// rank's relative tolerance) and the joint or driver each belongs
     /// to: one choice of rows that could be removed. Empty when the rows are
     /// independent.
     pub dependent: Vec<(usize, Option<ConstraintSource>)>,
 }
 
-/// Rows of `m` that depend on earlier rows: classical Gram–Schmidt with one
-/// re-orthogonalisation, a row is dependent when its remainder is below
-/// `tol`·max(1, largest row norm).
-fn dependent_rows(m: &DMatrix<f64>, tol: f64) -> Vec<usize> {
-    let scale = (0..m.nrows())
-        .map(|r| m.row(r).norm())
-        .fold(1.0_f64, f64::max);
+/// Rows of `m` that depend on earlier rows: classical Gram–Schmidt over the rows in
+/// order; a row is dependent when its remainder's norm
+/// is at most `threshold` (absolute). One choice of rows whose removal leaves a
+/// full-rank matrix; used to name redundant constraints. Allocates (diagnosis only).
+pub fn dependent_rows(m: &DMatrix<f64>, threshold: f64) -> Vec<usize> {
     let mut basis: Vec<nalgebra::DVector<f64>> = Vec::new();
     let mut dependent = Vec::new();
     for r in 0..m.nrows() {
         let mut v = m.row(r).transpose();
-        for _ in 0..2 {
-            for b in &basis {
-                let c = b.dot(&v);
-                v.axpy(-c, b, 1.0);
-            }
+        for b in &basis {
+            let c = b.dot(&v);
+            v.axpy(-c, b, 1.0);
         }
         let n = v.norm();
-        if n > tol * scale {
+        if n > threshold {
             basis.push(v / n);
         } else {
             dependent.push(r);
@@ -117,9 +113,13 @@ pub fn mobility_with(
         velocity_dof: n6 - r_all as i64,
         redundant: sys.n_rows() - r_all,
         grubler: n6 - nh as i64,
-        dependent: dependent_rows(&jac.rows(0, nh).into_owned(), tol)
-            .into_iter()
-            .map(|r| (r, sys.source_of_row(r)))
-            .collect(),
+        dependent: {
+            let hol = jac.rows(0, nh).into_owned();
+            let scale = (0..nh).map(|r| hol.row(r).norm()).fold(1.0_f64, f64::max);
+            dependent_rows(&hol, tol * scale)
+        }
+        .into_iter()
+        .map(|r| (r, sys.source_of_row(r)))
+        .collect(),
     })
 }
