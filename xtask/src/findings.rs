@@ -17,7 +17,7 @@ pub const BAYO_LEDESMA: &str = "Bayo & Ledesma (1996)";
 pub const MALCZYK_FRACZEK: &str = "Malczyk & Frączek (2012)";
 pub const CHADAJ_ET_AL: &str = "Chadaj, Malczyk & Frączek (2017)";
 pub const CHIOU: &str = "Chiou (1990)";
-pub const PEKAL_FRACZEK: &str = "Pękal & Frączek";
+pub const PEKAL_FRACZEK: &str = "Pękal & Frączek (2016)";
 
 /// How a paper's item compares with our measurement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
