@@ -52,18 +52,18 @@ pub struct EnergyBalance {
 /// Powers of one state [W]: (drivers, dampers, applied).
 #[derive(Debug)]
 pub(crate) struct PowerMeter {
-    model: Model,
+    model: Arc<Model>,
     sys: SystemLayout,
     ws: Workspace,
     recovery: Option<mbs_alf::MultiplierRecovery>,
 }
 
 impl PowerMeter {
-    pub(crate) fn new(model: &Model) -> Self {
+    pub(crate) fn new(model: &Arc<Model>) -> Self {
         let sys = SystemLayout::new(model, Layout::EulerParamsPdot);
         let ws = Workspace::new(&sys);
-        let recovery = (!model.drivers().is_empty())
-            .then(|| mbs_alf::MultiplierRecovery::new(Arc::new(model.clone())));
+        let recovery =
+            (!model.drivers().is_empty()).then(|| mbs_alf::MultiplierRecovery::new(model.clone()));
         Self {
             model: model.clone(),
             sys,
@@ -106,7 +106,7 @@ impl EnergyBalance {
     /// The balance of the states `states` (times `state.t`) with energies `kinetic`,
     /// `potential` of a run of `model`.
     pub fn compute(
-        model: &Model,
+        model: &Arc<Model>,
         states: &[State],
         kinetic: &[f64],
         potential: &[f64],
