@@ -4,7 +4,6 @@
 //! reproductions and method comparisons in-process through the `mbs` facade and writes
 //! `target/bench-report/REPORT.md`, `results.json` and `plots/*.{png,svg}`.
 
-mod chart;
 mod findings;
 mod report;
 mod runner;

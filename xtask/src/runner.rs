@@ -9,7 +9,6 @@ use mbs::plot::LineChart;
 use mbs::{Error, IntegratorChoice, Method, Sampling, Simulation, Trajectory};
 use nalgebra::Vector3;
 
-use crate::chart::Chart;
 use crate::report::{NOT_IMPLEMENTED, Plot, Suite};
 
 /// The outcome of one run.
@@ -251,32 +250,10 @@ impl Ctx {
         }
     }
 
-    /// Writes a [`Chart`] (log axes, markers, legend outside) as PNG and SVG under
-    /// `plots/` and lists it in the suite (only if it has data).
-    pub fn chart(&self, suite: &mut Suite, stem: &str, chart: Chart) {
-        if !chart.has_data() {
-            return;
-        }
-        match chart.write_png_svg(&self.dir.join("plots"), stem) {
-            Ok(()) => suite.plots.push(Plot {
-                title: chart.title.clone(),
-                png: format!("plots/{stem}.png"),
-                svg: format!("plots/{stem}.svg"),
-            }),
-            Err(e) => suite
-                .notes
-                .push(format!("plot `{stem}` could not be written: {e}")),
-        }
-    }
-
     /// Writes a chart as PNG and SVG under `plots/` and lists it in the suite (only if
     /// it has data).
     pub fn plot(&self, suite: &mut Suite, stem: &str, chart: LineChart) {
-        if chart
-            .series
-            .iter()
-            .all(|s| s.y.iter().all(|v| !v.is_finite()))
-        {
+        if !chart.has_data() {
             return;
         }
         let dir = self.dir.join("plots");

@@ -53,6 +53,7 @@ pub mod method;
 pub mod models;
 #[cfg(feature = "plots")]
 pub mod plot;
+pub mod recommend;
 pub mod registry;
 pub mod simulation;
 pub mod step_watch;

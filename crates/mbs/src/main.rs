@@ -69,8 +69,10 @@ enum Command {
         #[command(flatten)]
         common: Common,
         /// Method: a name with optional `:key=value` parameters (see `mbs list`).
-        #[arg(long, short = 'm', default_value = "alf-index1")]
-        method: String,
+        /// Default: the method recommended for the model's class (open chain/tree,
+        /// closed loop, large closed loop, nonholonomic), printed before the run.
+        #[arg(long, short = 'm')]
+        method: Option<String>,
         /// Output directory.
         #[arg(long, short = 'o', default_value = "mbs-out")]
         out: PathBuf,
@@ -96,6 +98,14 @@ enum Command {
         /// Optional directory: one sub-directory of CSV/JSON per method.
         #[arg(long, short = 'o')]
         out: Option<PathBuf>,
+        /// Also write comparison plots (PNG and SVG) into the output directory: the
+        /// chosen coordinates of every method overlaid and their distance from the
+        /// first method (log scale), energy error and ‖Φ‖ per method.
+        #[arg(long, requires = "out")]
+        plot: bool,
+        /// Coordinates to plot, e.g. `link1.x,link1.y` (default: x and y of the first body).
+        #[arg(long, value_name = "BODY.C,…", requires = "plot")]
+        coords: Option<String>,
     },
 }
 
@@ -104,8 +114,9 @@ struct Common {
     /// A built-in mechanism, a generator spec (`chain:n=256`) or a model file (.json or .toml).
     model: String,
     /// Integrator: rk45, rk23, adams, midpoint, trapezoidal, central-difference, staggered.
-    #[arg(long, short = 'i', default_value = "rk45")]
-    integrator: String,
+    /// Default: rk45 when a method is named, else the recommended method's integrator.
+    #[arg(long, short = 'i')]
+    integrator: Option<String>,
     /// Relative tolerance (adaptive integrators).
     #[arg(long)]
     rtol: Option<f64>,
@@ -137,10 +148,20 @@ struct Common {
 }
 
 impl Common {
-    fn simulation(&self) -> Result<Simulation, Error> {
-        let integrator =
-            IntegratorChoice::from_name(&self.integrator, self.rtol, self.atol, self.h)?;
-        let sim = Simulation::load(&self.model)?
+    /// The simulation of the common options with `method` (`None`: the model's
+    /// recommendation, whose integrator is then the default too).
+    fn simulation(&self, method: Option<Method>) -> Result<Simulation, Error> {
+        let mut sim = Simulation::load(&self.model)?;
+        let default_integrator = match &method {
+            Some(_) => "rk45",
+            None => sim.recommendation().integrator.name(),
+        };
+        if let Some(m) = method {
+            sim = sim.method(m);
+        }
+        let name = self.integrator.as_deref().unwrap_or(default_integrator);
+        let integrator = IntegratorChoice::from_name(name, self.rtol, self.atol, self.h)?;
+        let sim = sim
             .integrator(integrator)
             .t_end(self.t_end)
             .samples(self.samples)
@@ -208,8 +229,11 @@ fn run(cli: Cli) -> Result<u8, Error> {
             coords,
             animate,
         } => {
-            let method: Method = method.parse()?;
-            let sim = common.simulation()?.method(method);
+            let method: Option<Method> = method.map(|m| m.parse()).transpose()?;
+            let sim = common.simulation(method)?;
+            if let Some(reason) = sim.method_reason() {
+                outln!("method: {} ({reason})", sim.get_method());
+            }
             // A misspelt coordinate is an error before the run, not after it.
             let coords = match coords {
                 Some(c) => {
@@ -273,12 +297,24 @@ fn run(cli: Cli) -> Result<u8, Error> {
             common,
             methods,
             out,
+            plot,
+            coords,
         } => {
             let methods: Vec<Method> = methods
                 .iter()
                 .map(|m| m.parse())
                 .collect::<Result<_, _>>()?;
-            let sim = common.simulation()?;
+            let sim = common.simulation(methods.first().cloned())?;
+            let names: Vec<&str> = sim
+                .model()
+                .bodies()
+                .iter()
+                .map(|b| b.name.as_str())
+                .collect();
+            let coords = match coords {
+                Some(c) => mbs::plot::parse_coordinates_of(&names, &c)?,
+                None => Vec::new(),
+            };
             let bar = progress_bar(common.quiet);
             let n = methods.len() as f64;
             let cmp = mbs::compare::compare_with_progress(&sim, &methods, |k, p| {
@@ -301,6 +337,9 @@ fn run(cli: Cli) -> Result<u8, Error> {
                     };
                     let sub = dir.join(m.to_string().replace([':', '='], "_"));
                     t.write_all(&sub)?;
+                }
+                if plot {
+                    mbs::plot::write_comparison_plots(&cmp, &dir, &coords)?;
                 }
                 outln!("files in {}", dir.display());
             }

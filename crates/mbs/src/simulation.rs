@@ -2,7 +2,7 @@
 //! runs a front-end and turns its samples into a [`Trajectory`].
 
 use std::ops::ControlFlow;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use mbs_formulation::DivergenceCheck;
@@ -17,6 +17,7 @@ use crate::guard::Guard;
 use crate::integrator::IntegratorChoice;
 use crate::measure::Meter;
 use crate::method::Method;
+use crate::recommend::Recommendation;
 use crate::step_watch::StepWatch;
 use crate::trajectory::Trajectory;
 
@@ -78,8 +79,13 @@ impl Progress {
 #[derive(Clone, Debug)]
 pub struct Simulation {
     model: Arc<Model>,
-    method: Method,
-    integrator: IntegratorChoice,
+    /// The method the user chose (`None`: the model's recommendation).
+    method: Option<Method>,
+    /// The integrator the user chose (`None`: RK45 at 1e-6 with a chosen method, the
+    /// recommendation's integrator at 1e-6 otherwise).
+    integrator: Option<IntegratorChoice>,
+    /// The model's recommended method and integrator, worked out when first needed.
+    recommended: OnceLock<Arc<Recommendation>>,
     t_end: f64,
     sampling: Sampling,
     initial: Option<State>,
@@ -90,13 +96,16 @@ pub struct Simulation {
 
 impl Simulation {
     /// A simulation of `model` (a [`Model`] or an `Arc<Model>` shared with other
-    /// simulations; the front-ends share it too) with the defaults: method
-    /// `alf-index1`, RK45 at 1e-6, t_end = 1, 200 output intervals.
+    /// simulations; the front-ends share it too) with the defaults: the method and
+    /// integrator recommended for the model's class ([`crate::recommend`]) at
+    /// rtol = atol = 1e-6 (RK45 when only a method is set), t_end = 1, 200 output
+    /// intervals.
     pub fn new(model: impl Into<Arc<Model>>) -> Self {
         Self {
             model: model.into(),
-            method: Method::new(mbs_alf::AlfIndex1Params::default()),
-            integrator: IntegratorChoice::default(),
+            method: None,
+            integrator: None,
+            recommended: OnceLock::new(),
             t_end: 1.0,
             sampling: Sampling::Intervals(200),
             initial: None,
@@ -118,13 +127,13 @@ impl Simulation {
 
     /// Sets the method.
     pub fn method(mut self, method: Method) -> Self {
-        self.method = method;
+        self.method = Some(method);
         self
     }
 
     /// Sets the integrator and its tolerances or step.
     pub fn integrator(mut self, integrator: IntegratorChoice) -> Self {
-        self.integrator = integrator;
+        self.integrator = Some(integrator);
         self
     }
 
@@ -198,13 +207,35 @@ impl Simulation {
     pub fn shared_model(&self) -> &Arc<Model> {
         &self.model
     }
-    /// The method.
+    /// The method: the one set, or the model's recommendation.
     pub fn get_method(&self) -> &Method {
-        &self.method
+        self.method
+            .as_ref()
+            .unwrap_or_else(|| &self.recommendation().method)
     }
-    /// The integrator.
+    /// The integrator: the one set; RK45 at 1e-6 when only a method is set; the
+    /// recommendation's integrator at 1e-6 when neither is.
     pub fn get_integrator(&self) -> IntegratorChoice {
-        self.integrator
+        match (self.integrator, &self.method) {
+            (Some(i), _) => i,
+            (None, Some(_)) => IntegratorChoice::default(),
+            (None, None) => self
+                .recommendation()
+                .integrator
+                .with_tol(crate::integrator::DEFAULT_TOL),
+        }
+    }
+    /// The model's recommended method and integrator ([`crate::recommend`]).
+    pub fn recommendation(&self) -> &Recommendation {
+        self.recommended
+            .get_or_init(|| Arc::new(crate::recommend::recommend(&self.model)))
+    }
+    /// Why the method is what it is, when it is the recommendation (not set by the
+    /// user): one line naming the class and any fallback.
+    pub fn method_reason(&self) -> Option<&str> {
+        self.method
+            .is_none()
+            .then(|| self.recommendation().reason.as_str())
     }
     /// The end time.
     pub fn get_t_end(&self) -> f64 {
@@ -313,7 +344,7 @@ impl Simulation {
 
     /// Builds the method's front-end (see [`crate::registry::build_front_end`]).
     pub fn front_end(&self) -> Result<Box<dyn FrontEnd>, Error> {
-        crate::registry::build_front_end(&self.method, &self.model)
+        crate::registry::build_front_end(self.get_method(), &self.model)
     }
 
     /// Runs the simulation.
@@ -337,7 +368,7 @@ impl Simulation {
         let (initial, assembly) = self.assembled_initial()?;
         let spec = RunSpec {
             initial: &initial,
-            integrator: self.integrator,
+            integrator: self.get_integrator(),
             t_end: self.t_end,
             output_times: &times,
             divergence_limit: self.divergence_limit,
@@ -354,8 +385,11 @@ impl Simulation {
             body_names: self.model.bodies().iter().map(|b| b.name.clone()).collect(),
             stopped: None,
             steps: 0,
-            step_limit: self.integrator.is_adaptive().then_some(self.max_steps),
-            guard: Guard::new(&self.model, self.integrator, self.guard),
+            step_limit: self
+                .get_integrator()
+                .is_adaptive()
+                .then_some(self.max_steps),
+            guard: Guard::new(&self.model, self.get_integrator(), self.guard),
             watch: StepWatch::default(),
             collapsed: false,
             model: &self.model,
@@ -437,7 +471,7 @@ impl Simulation {
         let mut traj = Trajectory {
             model: self.model.name().to_string(),
             method,
-            integrator: self.integrator.to_string(),
+            integrator: self.get_integrator().to_string(),
             body_names,
             t: Vec::with_capacity(n),
             states: Vec::with_capacity(n),

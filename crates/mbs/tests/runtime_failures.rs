@@ -163,6 +163,7 @@ fn step_size_underflow_names_time_step_and_component() {
 fn step_limit_is_a_distinct_error_naming_the_limiting_component() {
     let sim = Simulation::builtin("five-bar")
         .unwrap()
+        .method("alf-index1".parse().unwrap())
         .integrator("rk45:rtol=1e-10".parse().unwrap())
         .max_steps(50)
         .t_end(1.0)

@@ -4,9 +4,8 @@
 use mbs::IntegratorChoice::Rk45;
 use mbs::Sampling;
 
-use mbs::plot::Series;
+use mbs::plot::{LineChart, Series};
 
-use crate::chart::Chart;
 use crate::findings::{Finding, PEKAL_FRACZEK as PAPER, Verdict};
 use crate::report::{NOT_IMPLEMENTED, Suite, Table};
 use crate::runner::{Ctx, duration, fixed, sci};
@@ -108,7 +107,7 @@ fn plots(
         ("mcpherson-overconstrained", ["Fig 3a", "Fig 3b", "Fig 5"]),
     ] {
         for ((slabel, sparam), fig) in STABS.iter().zip(figs) {
-            let mut chart = Chart::new(
+            let mut chart = LineChart::new(
                 format!("{fig} — {mech}, stabilization {slabel}: wall time vs tolerance"),
                 "tolerance rtol = atol",
                 "wall time [s]",
@@ -128,7 +127,7 @@ fn plots(
                 }
                 chart = chart.with(Series::new(m, x, y));
             }
-            ctx.chart(
+            ctx.plot(
                 s,
                 &format!(
                     "complement_{}_{}",

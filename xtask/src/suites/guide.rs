@@ -1,13 +1,16 @@
 //! Suite `guide`: work–precision diagrams (final position error against wall time and
 //! against RHS evaluations, log–log, one line per method × integrator, one marker per
-//! tolerance) on six mechanisms, and the method for each mechanism class derived from
+//! tolerance) on seven mechanisms, and the method for each mechanism class derived from
 //! them by a stated rule (exported in results.json as `method_guide`).
 
+use std::collections::BTreeMap;
+
 use mbs::mechanisms::closed_loop;
-use mbs::plot::Series;
+use mbs::plot::{LineChart, Series};
+use mbs::recommend::MechanismClass;
 use mbs::{IntegratorChoice, Model, Sampling, Trajectory};
 
-use crate::chart::Chart;
+use super::guide_defaults::{Combo, Measured, class_defaults};
 use crate::report::{Suite, Table};
 use crate::runner::{Ctx, Run, duration, sci};
 
@@ -97,6 +100,14 @@ fn mechanisms(ctx: &mut Ctx) -> Vec<Mechanism> {
             quick_skip: &[],
         },
         Mechanism {
+            class: "open chain (16 links)",
+            name: "16-link chain",
+            model: ctx.model("chain:n=16"),
+            t_end: pick(1.0, 0.3),
+            reference: "lagrange-projection",
+            quick_skip: &[],
+        },
+        Mechanism {
             class: "large closed loop (64 bodies)",
             name: "64-body loop",
             model: closed_loop(64).map_err(|e| e.to_string()),
@@ -131,7 +142,7 @@ struct Point {
 pub fn run(ctx: &mut Ctx) -> Suite {
     let mut s = Suite::new(
         "guide",
-        "Method guide — work–precision on six mechanisms and the method for each class",
+        "Method guide — work–precision on seven mechanisms and the method for each class",
     );
     let tols: Vec<f64> = if ctx.quick {
         vec![1e-4, 1e-7]
@@ -143,6 +154,8 @@ pub fn run(ctx: &mut Ctx) -> Suite {
         ("Adams", |d| IntegratorChoice::Adams { rtol: d, atol: d }),
     ];
     let mut guide = serde_json::Map::new();
+    // per mechanism: its library class and the fastest accurate run per method × integrator
+    let mut by_class: Vec<Measured> = Vec::new();
     let mut choice = Table::new(
         "method_guide",
         &format!(
@@ -234,7 +247,7 @@ pub fn run(ctx: &mut Ctx) -> Suite {
         }
         let stem = format!("guide_{mi}");
         for (by_rhs, what) in [(false, "wall time [s]"), (true, "RHS evaluations")] {
-            let mut chart = Chart::new(
+            let mut chart = LineChart::new(
                 format!(
                     "{} — final position error vs {}",
                     m.name,
@@ -261,7 +274,7 @@ pub fn run(ctx: &mut Ctx) -> Suite {
                     chart = chart.with(Series::new(format!("{method} / {iname}"), x, y));
                 }
             }
-            ctx.chart(
+            ctx.plot(
                 &mut s,
                 &format!("{stem}_{}", if by_rhs { "rhs" } else { "wall" }),
                 chart,
@@ -272,6 +285,12 @@ pub fn run(ctx: &mut Ctx) -> Suite {
             .iter()
             .filter(|p| p.err.is_finite() && p.err <= TARGET)
             .collect();
+        let mut fastest: BTreeMap<Combo, f64> = BTreeMap::new();
+        for p in &ok {
+            let w = fastest.entry((p.method, p.integ)).or_insert(f64::INFINITY);
+            *w = w.min(p.wall);
+        }
+        by_class.push((MechanismClass::of(&model), m.name, fastest));
         ok.sort_by(|a, b| a.wall.total_cmp(&b.wall).then(a.rhs.cmp(&b.rhs)));
         // the fastest run of each other method, if within the tie factor
         let ties = |best: &Point| {
@@ -371,6 +390,7 @@ pub fn run(ctx: &mut Ctx) -> Suite {
         "Rule: among the runs of the work–precision diagrams below whose final position error is at most {TARGET:.0e} m, the one with the smallest median wall time (ties broken by fewer RHS evaluations); methods whose fastest such run is within 10 % are listed beside it. A method that stops with an error on a mechanism is not a candidate for it. The result is exported in results.json under `method_guide` (mechanism class → method, integrator, tolerance)."
     ));
     s.tables.insert(0, choice);
+    s.tables.insert(1, class_defaults(&by_class, TARGET, TIE));
     s.set("method_guide", serde_json::Value::Object(guide));
     s.set(
         "method_guide_rule",

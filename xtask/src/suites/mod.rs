@@ -8,6 +8,7 @@ pub mod complement;
 pub mod conformance;
 pub mod dca;
 pub mod guide;
+mod guide_defaults;
 pub mod hdca;
 pub mod peers;
 pub mod scaling;

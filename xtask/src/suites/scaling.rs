@@ -8,7 +8,6 @@ use mbs::model::{Model, State};
 use mbs::plot::{LineChart, Series};
 use mbs::{IntegratorChoice, Method, Sampling};
 
-use crate::chart::Chart;
 use crate::report::{NOT_IMPLEMENTED, Suite, Table};
 use crate::runner::{Ctx, REPEATS, Run, Timing, fixed, loglog_slope, sci};
 
@@ -136,7 +135,7 @@ pub fn scaling(ctx: &mut Ctx) -> Suite {
             &format!("{fam}: median time of one RHS evaluation"),
             &cr,
         );
-        let mut chart = Chart::new(
+        let mut chart = LineChart::new(
             format!("{fam}: time per RHS evaluation"),
             "bodies n",
             "time per RHS evaluation [µs]",
@@ -227,7 +226,7 @@ pub fn scaling(ctx: &mut Ctx) -> Suite {
         }
         t.note("Cells: median (min–max) of at least 5 evaluations, 0.2 s of evaluations when they are fast. Exponent: least-squares slope of log(time) against log(n). Results do not depend on the thread count (see the consistency suite); the time may. HDCA integrates joint coordinates and momenta: its time is the wall time per RHS evaluation of short RK45 runs (integrator overhead included).");
         s.tables.push(t);
-        ctx.chart(
+        ctx.plot(
             &mut s,
             &format!("scaling_{}", fam.split_whitespace().next().unwrap_or("x")),
             chart,

@@ -1,0 +1,210 @@
+//! The recommended method and integrator for a model: what a [`crate::Simulation`]
+//! (and `mbs run` without `--method`/`--integrator`) uses when the user names none.
+//!
+//! The table is derived from measurements, not opinion: the bench suite `guide`
+//! (`cargo xtask bench --suite guide`) runs every method family × {RK45, Adams} at
+//! several tolerances on the guide's mechanisms, groups them by [`MechanismClass`]
+//! (the classifier below, so the bench and the library agree on the classes), and
+//! for each class picks the method × integrator that reaches a final position error
+//! ≤ 1e-6 m on every mechanism of the class with the smallest worst-case slowdown
+//! against the fastest run on each mechanism. The report then says, per class,
+//! whether [`RECOMMENDED`] agrees with that run's measurement.
+//!
+//! Measured for the table (quick mode, 2 cores): small closed loops (five-bar,
+//! singular N-four-bar, Bricard, Andrew's squeezer, spatial slider-crank):
+//! `alf-dca-proj` + Adams is within 1.5× of the fastest accurate run on every one,
+//! while `hdca` is 6.7× slower on the N-four-bar through its singular
+//! configurations; the 64-body loop: `hdca` + RK45 3.9× faster than `alf-dca-proj`;
+//! open chains: `hdca` (O(n), no loop-closure iterations).
+//!
+//! When the class's method cannot build the model (e.g. `hdca` refuses a joint
+//! kind), the next method of [`MechanismClass::candidates`] is taken and the
+//! [`Recommendation::reason`] says so.
+
+use std::fmt;
+use std::sync::Arc;
+
+use mbs_model::Model;
+
+use crate::integrator::IntegratorChoice;
+use crate::method::Method;
+
+/// Bodies from which a closed-loop mechanism counts as large: the dense per-loop
+/// work of the accelerations-level front-ends grows faster than HDCA's O(n).
+pub const LARGE_LOOP_BODIES: usize = 32;
+
+/// The mechanism classes of the recommendation table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MechanismClass {
+    /// Open chains and trees (no cut joint), holonomic.
+    Tree,
+    /// Closed loops with fewer than [`LARGE_LOOP_BODIES`] bodies, holonomic.
+    SmallLoop,
+    /// Closed loops with at least [`LARGE_LOOP_BODIES`] bodies, holonomic.
+    LargeLoop,
+    /// Nonholonomic constraints (rolling): only the descriptor-form front-ends apply.
+    Nonholonomic,
+}
+
+/// Integrator family of a recommendation (the tolerance stays the user's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntegratorKind {
+    /// Dormand–Prince 5(4).
+    Rk45,
+    /// Variable-order Adams–Bashforth–Moulton.
+    Adams,
+}
+
+impl IntegratorKind {
+    /// The integrator of this kind with rtol = atol = `tol`.
+    pub fn with_tol(self, tol: f64) -> IntegratorChoice {
+        match self {
+            Self::Rk45 => IntegratorChoice::Rk45 {
+                rtol: tol,
+                atol: tol,
+            },
+            Self::Adams => IntegratorChoice::Adams {
+                rtol: tol,
+                atol: tol,
+            },
+        }
+    }
+
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Rk45 => "rk45",
+            Self::Adams => "adams",
+        }
+    }
+}
+
+/// The recommended method name and integrator per class (see the module doc for the
+/// measurements behind each row).
+pub const RECOMMENDED: [(MechanismClass, &str, IntegratorKind); 4] = [
+    (MechanismClass::Tree, "hdca", IntegratorKind::Adams),
+    (
+        MechanismClass::SmallLoop,
+        "alf-dca-proj",
+        IntegratorKind::Adams,
+    ),
+    (MechanismClass::LargeLoop, "hdca", IntegratorKind::Rk45),
+    (
+        MechanismClass::Nonholonomic,
+        "alf-index1",
+        IntegratorKind::Rk45,
+    ),
+];
+
+impl MechanismClass {
+    /// The class of `model`, from its topology alone (no numerical analysis).
+    pub fn of(model: &Model) -> Self {
+        let topo = model.topology();
+        if topo.nonholonomic_rows() > 0 {
+            Self::Nonholonomic
+        } else if topo.cut_joints().is_empty() {
+            Self::Tree
+        } else if model.n_bodies() < LARGE_LOOP_BODIES {
+            Self::SmallLoop
+        } else {
+            Self::LargeLoop
+        }
+    }
+
+    /// The recommended method name and integrator of this class ([`RECOMMENDED`]).
+    pub fn recommended(self) -> (&'static str, IntegratorKind) {
+        RECOMMENDED
+            .iter()
+            .find(|(c, _, _)| *c == self)
+            .map(|(_, m, i)| (*m, *i))
+            .unwrap_or(("alf-index1", IntegratorKind::Rk45))
+    }
+
+    /// The methods tried in order: the class's, then the general fallbacks.
+    pub fn candidates(self) -> Vec<(&'static str, IntegratorKind)> {
+        let mut out = vec![self.recommended()];
+        for fallback in [
+            ("alf-dca-proj", IntegratorKind::Adams),
+            ("alf-index1", IntegratorKind::Rk45),
+        ] {
+            if !out.iter().any(|(m, _)| *m == fallback.0) {
+                out.push(fallback);
+            }
+        }
+        out
+    }
+
+    /// A short description for messages.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::Tree => "an open chain or tree",
+            Self::SmallLoop => "a closed loop",
+            Self::LargeLoop => "a large closed loop",
+            Self::Nonholonomic => "a model with nonholonomic constraints",
+        }
+    }
+}
+
+impl fmt::Display for MechanismClass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.describe())
+    }
+}
+
+/// The method and integrator family recommended for a model, and why.
+#[derive(Debug)]
+pub struct Recommendation {
+    /// The model's class.
+    pub class: MechanismClass,
+    /// The method (with its crate's defaults).
+    pub method: Method,
+    /// The integrator family.
+    pub integrator: IntegratorKind,
+    /// One line: the class, the choice, and any fallback taken.
+    pub reason: String,
+}
+
+/// The recommended method and integrator for `model`: the first of its class's
+/// candidates that can build the model.
+///
+/// ```
+/// let model = mbs::builtin("five-bar")?;
+/// let r = mbs::recommend::recommend(&std::sync::Arc::new(model));
+/// assert_eq!(r.class, mbs::recommend::MechanismClass::SmallLoop);
+/// assert_eq!(r.method.name(), "alf-dca-proj");
+/// # Ok::<(), mbs::Error>(())
+/// ```
+pub fn recommend(model: &Arc<Model>) -> Recommendation {
+    let class = MechanismClass::of(model);
+    let mut refused = Vec::new();
+    for (name, integrator) in class.candidates() {
+        let Ok(method) = Method::from_name(name) else {
+            continue;
+        };
+        match crate::registry::build_front_end(&method, model) {
+            Ok(_) => {
+                let mut reason =
+                    format!("recommended for {class}: {name} with {}", integrator.name());
+                if !refused.is_empty() {
+                    reason.push_str(&format!(" ({})", refused.join("; ")));
+                }
+                return Recommendation {
+                    class,
+                    method,
+                    integrator,
+                    reason,
+                };
+            }
+            Err(e) => refused.push(format!("{name} cannot run it: {e}")),
+        }
+    }
+    Recommendation {
+        class,
+        method: Method::new(mbs_alf::AlfIndex1Params::default()),
+        integrator: IntegratorKind::Rk45,
+        reason: format!(
+            "no recommended method builds {class} ({}); alf-index1 with rk45",
+            refused.join("; ")
+        ),
+    }
+}
