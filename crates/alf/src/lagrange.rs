@@ -49,7 +49,7 @@ pub(crate) fn dependent_rows_within(t: f64, sys: &dyn Descriptor, tol: f64) -> A
 /// Workspace of the KKT acceleration solve.
 pub struct LagrangeAccelerations {
     baumgarte: Option<Baumgarte>,
-    kkt: DenseKkt,
+    kkt: Box<DenseKkt>,
     rhs: DVector<f64>,
     /// Φ̇ = Φ_q q̇ + Φ_t (Baumgarte only).
     phi_dot: DVector<f64>,
@@ -78,7 +78,7 @@ impl LagrangeAccelerations {
         };
         Self {
             baumgarte,
-            kkt: DenseKkt::new(n, m, params),
+            kkt: Box::new(DenseKkt::new(n, m, params)),
             rhs: DVector::zeros(n + m),
             phi_dot: DVector::zeros(m),
             n,

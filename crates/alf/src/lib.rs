@@ -46,7 +46,7 @@ pub use index3::{AlfIndex3, Index3Params, Index3Stats, Rule};
 pub use lagrange::LagrangeAccelerations;
 pub use leading::LeadingMatrix;
 pub use mechanism::MechanismDescriptor;
-pub use method::{AlfIndex1Params, LagrangeParams, PenaltyMethodParams};
+pub use method::{AlfBackend, AlfIndex1Params, LagrangeParams, PenaltyMethodParams};
 pub use params::{AlfParams, Baumgarte, Formulation, Projection, ProjectionParams};
 pub use penalty::{
     BaumgarteOde, InitialMultipliers, LambdaBackend, LambdaUpdate, OneStagePenalty, PenaltyOde,

@@ -122,6 +122,25 @@ proptest! {
             }
         }
         prop_assert!(rel_err_slice(x.as_slice(), reference.as_slice()) < 1e-9);
+        // an inconsistent γ: the pseudo-inverse solution is the least-squares one (γ
+        // projected on the range of Φ_q), again against the eigendecomposition
+        let wrong = DVector::from_fn(n + m, |_, _| rng.uniform(-1.0, 1.0));
+        let mut reference = DVector::zeros(n + m);
+        for (j, l) in eig.eigenvalues.iter().enumerate() {
+            if l.abs() > cut {
+                let c = eig.eigenvectors.column(j).dot(&wrong) / l;
+                reference.axpy(c, &eig.eigenvectors.column(j), 1.0);
+            }
+        }
+        let mut x = wrong.clone();
+        mn.solve_in_place(x.as_mut_slice()).unwrap();
+        prop_assert!(rel_err_slice(x.as_slice(), reference.as_slice()) < 1e-8);
+        let mut eigen = DenseKkt::new(n, m, DenseKktParams { mode: KktMode::MinNormEigen, ..Default::default() });
+        KktSolver::factor(&mut eigen, mass.as_slice(), phi.as_slice()).unwrap();
+        prop_assert!(eigen.info().eigen);
+        let mut y = wrong.clone();
+        eigen.solve_in_place(y.as_mut_slice()).unwrap();
+        prop_assert!(rel_err_slice(x.as_slice(), y.as_slice()) < 1e-8);
     }
 }
 
@@ -262,4 +281,120 @@ fn backends_selected_by_enum_agree() {
     let mut y = rhs.clone();
     sparse.solve_in_place(&mut y).unwrap();
     assert!(rel_err_slice(&y, &x) < 1e-9);
+}
+
+/// Euler-parameter shaped KKT: a body's mass matrix `diag(m I₃, 4 GᵀJG)` is singular
+/// (rank 3 on the four parameters); the normalization row makes `K` regular. Two
+/// copies of the same joint rows make the constraints redundant. The minimum-norm
+/// solve takes the LU path (no eigendecomposition) and agrees with the
+/// eigendecomposition to round-off, and the multipliers of the copies are equal
+/// (the minimum-norm split of one reaction).
+#[test]
+fn min_norm_by_lu_on_singular_mass_and_duplicated_rows() {
+    let n = 7;
+    let e = [0.9_f64, 0.1, -0.3, 0.2];
+    let norm = e.iter().map(|x| x * x).sum::<f64>().sqrt();
+    let e: Vec<f64> = e.iter().map(|x| x / norm).collect();
+    // G(e) (NOTATION: ω' = 2 G ė)
+    let g = DMatrix::from_row_slice(
+        3,
+        4,
+        &[
+            -e[1], e[0], e[3], -e[2], //
+            -e[2], -e[3], e[0], e[1], //
+            -e[3], e[2], -e[1], e[0],
+        ],
+    );
+    let j = DMatrix::from_diagonal(&DVector::from_vec(vec![0.2, 0.3, 0.4]));
+    let mut mass = DMatrix::zeros(n, n);
+    for i in 0..3 {
+        mass[(i, i)] = 2.0;
+    }
+    mass.view_mut((3, 3), (4, 4))
+        .copy_from(&(g.transpose() * &j * &g * 4.0));
+    // spherical joint rows (translation), once more as copies, and the normalization
+    let mut phi = DMatrix::zeros(7, n);
+    for i in 0..3 {
+        phi[(i, i)] = 1.0;
+        phi[(3 + i, i)] = 1.0;
+    }
+    for (k, ek) in e.iter().enumerate() {
+        phi[(6, 3 + k)] = 2.0 * ek;
+    }
+    phi[(0, 4)] = 0.3;
+    phi[(3, 4)] = 0.3;
+    let m = phi.nrows();
+    let rhs = DVector::from_fn(n + m, |i, _| ((i * 7 % 5) as f64 - 2.0) * 0.37);
+    let mut rhs_consistent = rhs.clone();
+    for i in 0..3 {
+        rhs_consistent[n + 3 + i] = rhs_consistent[n + i];
+    }
+    let mut lu = DenseKkt::new(
+        n,
+        m,
+        DenseKktParams {
+            mode: KktMode::MinNorm,
+            ..Default::default()
+        },
+    );
+    let mut eig = DenseKkt::new(
+        n,
+        m,
+        DenseKktParams {
+            mode: KktMode::MinNormEigen,
+            ..Default::default()
+        },
+    );
+    KktSolver::factor(&mut lu, mass.as_slice(), phi.as_slice()).unwrap();
+    KktSolver::factor(&mut eig, mass.as_slice(), phi.as_slice()).unwrap();
+    assert!(!lu.info().eigen, "{:?}", lu.info());
+    assert_eq!(lu.info().rank, n + 4);
+    assert_eq!(eig.info().rank, n + 4);
+    for b in [&rhs, &rhs_consistent] {
+        let mut x = b.clone();
+        let mut y = b.clone();
+        lu.solve_in_place(x.as_mut_slice()).unwrap();
+        eig.solve_in_place(y.as_mut_slice()).unwrap();
+        assert!(
+            rel_err_slice(x.as_slice(), y.as_slice()) < 1e-12,
+            "{x} vs {y}"
+        );
+    }
+    let mut x = rhs_consistent.clone();
+    lu.solve_in_place(x.as_mut_slice()).unwrap();
+    let k = kkt_matrix(&mass, &phi);
+    assert!((&k * &x - &rhs_consistent).norm() < 1e-12 * rhs_consistent.norm());
+    for i in 0..3 {
+        assert!((x[n + i] - x[n + 3 + i]).abs() < 1e-12 * x.amax());
+    }
+}
+
+/// Near a singular configuration (two rows at an angle of 1e-7) the LU of the
+/// independent rows is ill conditioned: the minimum-norm solve falls back to the
+/// eigendecomposition rather than return an inaccurate solution.
+#[test]
+fn min_norm_falls_back_to_eigen_near_singularity() {
+    let n = 3;
+    let mass = DMatrix::<f64>::identity(n, n);
+    let phi = DMatrix::from_row_slice(2, 3, &[1.0, 0.0, 0.0, 1.0, 1e-7, 0.0]);
+    let mut lu = DenseKkt::new(
+        n,
+        2,
+        DenseKktParams {
+            mode: KktMode::MinNorm,
+            ..Default::default()
+        },
+    );
+    KktSolver::factor(&mut lu, mass.as_slice(), phi.as_slice()).unwrap();
+    assert!(lu.info().eigen, "{:?}", lu.info());
+    // well away from it the LU path is back, with the held selection
+    let phi = DMatrix::from_row_slice(2, 3, &[1.0, 0.0, 0.0, 1.0, 1.0, 0.0]);
+    KktSolver::factor(&mut lu, mass.as_slice(), phi.as_slice()).unwrap();
+    assert!(!lu.info().eigen, "{:?}", lu.info());
+    let mut x = vec![1.0, 2.0, 3.0, 0.5, -0.5];
+    lu.solve_in_place(&mut x).unwrap();
+    let k = kkt_matrix(&mass, &phi);
+    let r = &k * DVector::from_column_slice(&x)
+        - DVector::from_column_slice(&[1.0, 2.0, 3.0, 0.5, -0.5]);
+    assert!(r.norm() < 1e-13, "{r}");
 }

@@ -251,28 +251,21 @@ impl SingularWatch {
         let Some(jac) = self.holonomic_jacobian(s) else {
             return;
         };
-        let svd = jac.svd(true, false);
-        let sv = &svd.singular_values;
-        let smax = sv.max();
-        if !(smax > 0.0 && smax.is_finite()) {
+        // the singular values only: the left singular vectors (twice the work at
+        // 64 bodies) are computed below for the samples that record a pass
+        let Some((k, ratio)) = self.smallest_kept(&jac.clone().svd(false, false).singular_values)
+        else {
             return;
-        }
-        let mut order: Vec<usize> = (0..sv.len()).collect();
-        order.sort_by(|a, b| sv[*b].total_cmp(&sv[*a]));
-        let rank = *self
-            .rank
-            .get_or_insert_with(|| sv.iter().filter(|x| **x > 1e-9 * smax).count());
-        if rank == 0 || rank > order.len() {
-            return;
-        }
-        let k = order[rank - 1];
-        let ratio = sv[k] / smax;
+        };
+        let names = &self.names;
         let pass = || {
+            let svd = jac.clone().svd(true, false);
+            let k = Self::rank_index(&svd.singular_values, ratio, k);
             let u = svd.u.as_ref().map(|u| u.column(k).into_owned());
             let mut share: Vec<(f64, &str)> = u
                 .map(|u| {
                     u.iter()
-                        .zip(&self.names)
+                        .zip(names)
                         .map(|(x, n)| (x * x, n.as_str()))
                         .collect()
                 })
@@ -303,6 +296,38 @@ impl SingularWatch {
         } else if let Some(p) = self.current.take() {
             self.passes.push(p);
         }
+    }
+
+    /// The index of σ_r (r = the rank at the first sample, fixed then) among the
+    /// singular values `sv` and σ_r / σ_max; `None` for a zero or non-finite σ_max.
+    fn smallest_kept(&mut self, sv: &nalgebra::DVector<f64>) -> Option<(usize, f64)> {
+        let smax = sv.max();
+        if !(smax > 0.0 && smax.is_finite()) {
+            return None;
+        }
+        let mut order: Vec<usize> = (0..sv.len()).collect();
+        order.sort_by(|a, b| sv[*b].total_cmp(&sv[*a]));
+        let rank = *self
+            .rank
+            .get_or_insert_with(|| sv.iter().filter(|x| **x > 1e-9 * smax).count());
+        if rank == 0 || rank > order.len() {
+            return None;
+        }
+        let k = order[rank - 1];
+        Some((k, sv[k] / smax))
+    }
+
+    /// The index in `sv` (the values of a second decomposition, with vectors) whose
+    /// ratio to the largest is closest to `ratio`; `k` if they agree to round-off.
+    fn rank_index(sv: &nalgebra::DVector<f64>, ratio: f64, k: usize) -> usize {
+        let smax = sv.max();
+        let off = |i: usize| (sv[i] / smax - ratio).abs();
+        if k < sv.len() && off(k) <= 1e-12 {
+            return k;
+        }
+        (0..sv.len())
+            .min_by(|a, b| off(*a).total_cmp(&off(*b)))
+            .unwrap_or(0)
     }
 
     /// Φ_q (holonomic rows) at `s`, or `None` where it cannot be evaluated.

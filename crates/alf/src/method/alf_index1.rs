@@ -8,6 +8,7 @@ use mbs_integrators::IntegratorChoice;
 use mbs_model::Model;
 
 use super::index1::Index1Run;
+use super::sparse_run::SparseAlfRun;
 use crate::mechanism::MechanismDescriptor;
 use crate::params::{AlfParams, Projection, ProjectionParams};
 use crate::penalty_scale::AlphaScale;
@@ -34,6 +35,19 @@ pub struct AlfIndex1Params {
     pub tol: f64,
     /// Projection period in accepted steps (0 = never).
     pub projection_every: usize,
+    /// Linear algebra of the leading matrix `M + Φ_qᵀαΦ_q`.
+    pub backend: AlfBackend,
+}
+
+/// Linear algebra of the ALF leading matrix `M + Φ_qᵀαΦ_q` (Bayo–Ledesma eq 10).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AlfBackend {
+    /// Dense Cholesky, O(n³) per evaluation; with projections.
+    #[default]
+    Dense,
+    /// Sparse Cholesky with the symbolic analysis done once ([`crate::SparseAlf`]),
+    /// O(n) per evaluation for chains and trees; no projections (`every=0`).
+    Sparse,
 }
 
 impl AlfIndex1Params {
@@ -47,6 +61,7 @@ impl AlfIndex1Params {
             max_iter: d.max_iter,
             tol: d.tol,
             projection_every,
+            backend: AlfBackend::Dense,
         }
     }
 }
@@ -113,6 +128,27 @@ impl Params for AlfIndex1Params {
                 get: |p| Some(p.projection_every.to_string()),
                 set: |p, v| params::assign(&mut p.projection_every, params::count(v)),
             },
+            Key {
+                key: "backend",
+                meaning: "leading-matrix solver: dense, or sparse (O(n) for chains and trees; every=0 only)",
+                get: |p| {
+                    Some(
+                        match p.backend {
+                            AlfBackend::Dense => "dense",
+                            AlfBackend::Sparse => "sparse",
+                        }
+                        .to_string(),
+                    )
+                },
+                set: |p, v| {
+                    p.backend = match v {
+                        "dense" => AlfBackend::Dense,
+                        "sparse" => AlfBackend::Sparse,
+                        _ => return Err(params::Problem::NotOneOf(&["dense", "sparse"])),
+                    };
+                    Ok(())
+                },
+            },
         ]
     }
 
@@ -169,6 +205,21 @@ impl Params for AlfIndex1Params {
         // `AlfParams::alpha`), so it could never converge for α ≳ 1e6: tie it to α;
         // with small bodies (Andrew's squeezer, λ_min ~ 1e-5) that is 1e3 × α·ε.
         let newton_tol = (1e3 * alpha * f64::EPSILON).clamp(1e-10, 1e-7);
+        if self.backend == AlfBackend::Sparse {
+            if self.projection_every > 0 {
+                return Err(FormulationError::invalid_input(format!(
+                    "{}: backend=sparse has no mass-orthogonal projections (every={}); use alf:backend=sparse, or the dense backend for projections",
+                    params::display(self),
+                    self.projection_every
+                )));
+            }
+            let crate::params::Formulation::Alf(alf) = formulation else {
+                unreachable!("built as Formulation::Alf above")
+            };
+            let run = SparseAlfRun::new(model.clone(), alf, newton_tol)
+                .map_err(|e| FormulationError::invalid_input(e.to_string()))?;
+            return Ok(Box::new(Runner::new(params::display(self), model, run)));
+        }
         let run = Index1Run::new(
             self.name(),
             model.clone(),

@@ -17,8 +17,9 @@ mod index1;
 mod index3;
 mod lagrange;
 mod penalty;
+mod sparse_run;
 
-pub use alf_index1::AlfIndex1Params;
+pub use alf_index1::{AlfBackend, AlfIndex1Params};
 pub use lagrange::LagrangeParams;
 pub use penalty::PenaltyMethodParams;
 

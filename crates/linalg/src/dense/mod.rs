@@ -6,6 +6,7 @@ pub mod cholesky;
 pub mod kkt;
 pub mod ldlt;
 pub mod lu;
+mod redundant;
 
 pub use cholesky::{DenseCholesky, DenseCholeskyParams};
 pub use kkt::{DenseKkt, DenseKktInfo, DenseKktParams, KktMode};
