@@ -18,7 +18,6 @@
 //! `Arc<Model>`, through `mbs-formulation`'s seam).
 
 pub mod alf;
-pub mod analytic;
 pub mod assembly;
 pub mod branch;
 pub mod descriptor;

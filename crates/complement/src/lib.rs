@@ -40,9 +40,11 @@
 //! `key=value` parameters and the runs in their own coordinates (the
 //! `mbs-formulation` seam).
 //!
-//! # Benchmark helpers
-//! [`strut`] runs the paper's McPherson-strut sweep (methods × stabilizations ×
-//! RK45 tolerances) on a model supplied by the caller.
+//! The paper's McPherson-strut sweep (methods × stabilizations × RK45 tolerances)
+//! is a test fixture, `tests/common/strut.rs`, shared by the tests, the example and
+//! the benches.
+//!
+//! # Example
 //!
 //! ```
 //! use std::sync::Arc;
@@ -74,7 +76,6 @@ pub mod params;
 pub mod redundancy;
 pub mod singular;
 pub mod stabilization;
-pub mod strut;
 pub mod workspace;
 
 pub use complement::{Complement, ComplementStats, Violation, accelerations_at};
