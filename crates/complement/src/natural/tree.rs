@@ -473,7 +473,8 @@ pub fn build_branch_into(
             out.mab.column_mut(c).copy_from(&col);
         }
         out.mass.gemm_tr(1.0, &ab, &out.mab, 1.0);
-        let fb = forces.fixed_rows::<6>(6 * b) - mb * udd_p.fixed_rows::<6>(6 * l);
+        let fb = forces.fixed_rows::<6>(mbs_model::body_coords::v_range(b).start)
+            - mb * udd_p.fixed_rows::<6>(6 * l);
         out.rhs.gemv_tr(1.0, &ab, &fb, 1.0);
     }
     Ok(())
