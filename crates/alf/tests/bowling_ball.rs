@@ -50,7 +50,7 @@ use std::sync::Arc;
 
 use geometric_ball::{BowlingBallData, Scheme, simulate, simulate_sampled};
 use mbs_alf::OneStagePenalty;
-use mbs_alf::penalty::{PenaltyParams, PenaltySystem};
+use mbs_alf::{PenaltyParams, PenaltySystem};
 use mbs_integrators::{CentralDifference, StaggeredParams, TwoStageStaggered};
 use mbs_mechanisms::chiou::{BowlingBallParams, bowling_ball};
 

@@ -65,18 +65,18 @@
 //! assert!(dy[7 + 1] < 0.0 && dy[7].abs() < 1e-12);
 //! ```
 
-pub mod basis;
-pub mod complement;
-pub mod coords;
-pub mod dynamics;
-pub mod error;
-pub mod method;
-pub mod natural;
-pub mod params;
-pub mod redundancy;
-pub mod singular;
-pub mod stabilization;
-pub mod workspace;
+mod basis;
+mod complement;
+mod coords;
+mod dynamics;
+mod error;
+mod method;
+mod natural;
+mod params;
+mod redundancy;
+mod singular;
+mod stabilization;
+mod workspace;
 
 pub use complement::{Complement, ComplementStats, Violation, accelerations_at};
 pub use coords::{Equations, Evaluator, Level, best_euler_sequence};

@@ -88,11 +88,11 @@
 //! ṗ is assembled from loads about the global origin, which costs about
 //! log₁₀(size of the mechanism / size of a body) digits.
 
-pub mod error;
-pub mod hdca;
-pub mod joint;
-pub mod method;
-pub mod params;
+mod error;
+mod hdca;
+mod joint;
+mod method;
+mod params;
 
 mod assembly;
 

@@ -385,26 +385,8 @@ fn split(
     Ok(())
 }
 
-/// Builds A_g, ü_p,g, A_gᵀM_gA_g and A_gᵀ(F_g − M_g ü_p,g) of one branch
-/// (allocating form of [`build_branch_into`]).
-#[allow(clippy::too_many_arguments)]
-pub fn build_branch(
-    t: f64,
-    model: &Model,
-    ws: &Workspace,
-    sys: &SystemLayout,
-    branch: &Branch,
-    gamma_bar: &DVector<f64>,
-    forces: &DVector<f64>,
-    tol: f64,
-) -> Result<BranchSystem, ComplementError> {
-    let mut out = BranchSystem::new(branch, sys);
-    build_branch_into(t, model, ws, sys, branch, gamma_bar, forces, tol, &mut out)?;
-    Ok(out)
-}
-
-/// [`build_branch`] into storage made by [`BranchSystem::new`] for the same
-/// branch; allocation-free (except for the message of an error).
+/// Builds A_g, ü_p,g, A_gᵀM_gA_g and A_gᵀ(F_g − M_g ü_p,g) of one branch into
+/// storage made by [`BranchSystem::new`] for the same branch; allocation-free (except for the message of an error).
 #[allow(clippy::too_many_arguments)]
 pub fn build_branch_into(
     t: f64,
