@@ -8,16 +8,20 @@
 //!   written to `target/criterion/complement-strut-sweep.csv` (wall time, steps,
 //!   RHS evaluations, largest ‖Φ‖ and ‖Φ̇‖, re-selections, status).
 
+#[allow(dead_code)] // a shared fixture: each user takes part of it
+#[path = "../../crates/complement/tests/common/strut.rs"]
+mod strut;
+
 use std::hint::black_box;
 use std::io::Write;
 use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use mbs_complement::strut::{PAPER_T_END, PAPER_TOLERANCES, run, sweep};
 use mbs_complement::{Complement, ComplementParams, Coordinates, NullSpaceMethod, Stabilization};
 use mbs_integrators::OdeSystem;
 use mbs_mechanisms::{McPhersonParams, mcpherson_overconstrained, mcpherson_simplified};
 use mbs_model::Model;
+use strut::{PAPER_T_END, PAPER_TOLERANCES, run, sweep};
 
 const NR_TOL: f64 = 1e-8;
 

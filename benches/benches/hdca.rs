@@ -7,18 +7,23 @@
 //!   printed to stderr, and the sec 3.2 accuracy figures of cases 1–3 at RK45
 //!   tol 1e-6 (energy error, loop closure at velocity and position level).
 
+#[allow(dead_code)] // a shared fixture: each user takes part of it
+#[path = "../../crates/hdca/tests/common/report.rs"]
+mod report;
+
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Instant;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use mbs_hdca::{Hdca, HdcaParams, run_report};
+use mbs_hdca::{Hdca, HdcaParams};
 use mbs_integrators::OdeSystem;
 use mbs_mechanisms::{
     ChainJoint, HdcaParams as CaseParams, closed_loop, hdca_case1, hdca_case2, hdca_case3,
     open_chain,
 };
 use mbs_model::Model;
+use report::run_report;
 
 const SIZES: [usize; 9] = [16, 32, 64, 128, 256, 512, 1024, 2048, 4096];
 

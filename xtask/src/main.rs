@@ -4,6 +4,15 @@
 //! reproductions and method comparisons in-process through the `mbs` facade and writes
 //! `target/bench-report/REPORT.md`, `results.json` and `plots/*.{png,svg}`.
 
+/// Test fixtures of mbs-alf that the paper suites need, shared with its tests (not
+/// part of the library's API).
+#[allow(dead_code)] // each user takes part of them
+#[path = "../../crates/alf/tests/common/analytic.rs"]
+mod analytic;
+/// Chiou's bowling ball in the thesis' geometric-centre form, mbs-alf's test fixture.
+#[allow(dead_code)]
+#[path = "../../crates/alf/tests/common/bowling_ball.rs"]
+mod bowling_ball;
 mod findings;
 mod report;
 mod runner;

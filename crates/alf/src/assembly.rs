@@ -96,7 +96,7 @@ pub fn assemble(
     let (mut q, mut v) = (pd.q.as_slice().to_vec(), pd.v.as_slice().to_vec());
     // normalise the Euler parameters first (a unit-norm violation is not a motion)
     for b in 0..q.len() / 7 {
-        let p = &mut q[7 * b + 3..7 * b + 7];
+        let p = &mut q[mbs_model::body_coords::euler_params_range(b)];
         let n = p.iter().map(|x| x * x).sum::<f64>().sqrt();
         if n > 0.0 && n.is_finite() {
             p.iter_mut().for_each(|x| *x /= n);

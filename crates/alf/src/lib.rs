@@ -17,24 +17,23 @@
 //! facade (method names, `key=value` parameters and the formulation built from an
 //! `Arc<Model>`, through `mbs-formulation`'s seam).
 
-pub mod alf;
-pub mod analytic;
-pub mod assembly;
-pub mod branch;
-pub mod descriptor;
-pub mod error;
-pub mod index1;
-pub mod index3;
-pub mod lagrange;
-pub mod leading;
-pub mod mechanism;
-pub mod method;
-pub mod params;
-pub mod penalty;
-pub mod penalty_scale;
-pub mod projection;
-pub mod recovery;
-pub mod sparse_alf;
+mod alf;
+mod assembly;
+mod branch;
+mod descriptor;
+mod error;
+mod index1;
+mod index3;
+mod lagrange;
+mod leading;
+mod mechanism;
+mod method;
+mod params;
+mod penalty;
+mod penalty_scale;
+mod projection;
+mod recovery;
+mod sparse_alf;
 
 pub use alf::{AlfAccelerations, AlfInfo};
 pub use assembly::{AssemblyParams, AssemblyReport, assemble};
@@ -52,7 +51,10 @@ pub use penalty::{
     BaumgarteOde, InitialMultipliers, LambdaBackend, LambdaUpdate, OneStagePenalty, PenaltyOde,
     PenaltyParams, PenaltyStats, PenaltySystem, Violation,
 };
-pub use penalty_scale::{AlphaScale, DEFAULT_KAPPA, EpsilonScale};
+pub use penalty_scale::{
+    ADAPTIVE_HALF_STEP, AlphaScale, DEFAULT_EPSILON_KAPPA, DEFAULT_KAPPA, EpsilonScale,
+    constraint_inverse_masses,
+};
 pub use projection::{ProjectionInfo, ProjectionKind, Projector};
 pub use recovery::MultiplierRecovery;
 pub use sparse_alf::SparseAlf;

@@ -13,6 +13,7 @@ use mbs_constraints::mass::MassBlock;
 use mbs_constraints::{Baumgarte, ConstraintError, SystemLayout, Workspace};
 use mbs_integrators::{OdeSystem, SystemError};
 use mbs_linalg::sparse::{SparseCholesky, SparseCholeskyParams, SparsePattern};
+use mbs_model::body_coords::q_range;
 use mbs_model::{BodyRef, Layout, Model, State, StateView};
 use nalgebra::DVector;
 
@@ -45,7 +46,7 @@ pub struct SparseAlf {
 fn block_entries(a: usize, b: usize, out: &mut Vec<(usize, usize)>) {
     for c in 0..7 {
         for r in 0..7 {
-            out.push((7 * a + r, 7 * b + c));
+            out.push((q_range(a).start + r, q_range(b).start + c));
         }
     }
 }

@@ -4,7 +4,11 @@
 
 use std::sync::Arc;
 
-use mbs_alf::analytic::{MinimalDoublePendulum, NaturalDoublePendulum};
+#[allow(dead_code)] // a shared fixture: each test uses part of it
+#[path = "common/analytic.rs"]
+mod analytic;
+
+use analytic::{MinimalDoublePendulum, NaturalDoublePendulum};
 use mbs_alf::{
     AlfIndex3, AlfParams, Descriptor, Formulation, Index1, Index3Params, Level,
     MechanismDescriptor, Projection, ProjectionParams, Rule,

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use mbs_alf::Baumgarte;
-use mbs_alf::penalty::{BaumgarteOde, PenaltyOde};
+use mbs_alf::{BaumgarteOde, PenaltyOde};
 use mbs_integrators::{
     ImplicitIntegrator, ImplicitParams, ImplicitRule, Info, NewtonParams, OdeSystem,
 };

@@ -7,7 +7,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use mbs_alf::penalty::{LambdaBackend, PenaltyParams, PenaltySystem};
+use mbs_alf::{LambdaBackend, PenaltyParams, PenaltySystem};
 use mbs_integrators::{StaggeredParams, TwoStageStaggered};
 use mbs_linalg::pcg::{PcgParams, Preconditioner};
 use mbs_mechanisms::chiou;

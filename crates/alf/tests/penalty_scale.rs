@@ -6,10 +6,8 @@
 use std::sync::Arc;
 
 use mbs_alf::AlfError;
-use mbs_alf::penalty::PenaltyOde;
-use mbs_alf::penalty_scale::{
-    ADAPTIVE_HALF_STEP, DEFAULT_EPSILON_KAPPA, EpsilonScale, constraint_inverse_masses,
-};
+use mbs_alf::PenaltyOde;
+use mbs_alf::{ADAPTIVE_HALF_STEP, DEFAULT_EPSILON_KAPPA, EpsilonScale, constraint_inverse_masses};
 use mbs_integrators::{EmbeddedRk, Error, OdeSystem, RkParams};
 use mbs_mechanisms::andrews::{AndrewsParams, andrews_squeezer};
 use mbs_mechanisms::chiou;

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use mbs_alf::AlfError;
-use mbs_alf::penalty::{
+use mbs_alf::{
     InitialMultipliers, LambdaBackend, LambdaUpdate, PenaltyParams, PenaltyStats, PenaltySystem,
 };
 use mbs_integrators::{PartitionedSystem, Recorder, StaggeredParams, TwoStageStaggered};

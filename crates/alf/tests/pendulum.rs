@@ -1,6 +1,10 @@
 //! The front-ends on the analytic Cartesian pendulum (Bayo–Ledesma, second example).
 
-use mbs_alf::analytic::CartesianPendulum;
+#[allow(dead_code)] // a shared fixture: each test uses part of it
+#[path = "common/analytic.rs"]
+mod analytic;
+
+use analytic::CartesianPendulum;
 use mbs_alf::{
     AlfIndex3, AlfParams, Descriptor, Formulation, Index1, Index3Params, Level, Projection,
     ProjectionParams, Rule,

@@ -3,11 +3,15 @@
 //!
 //! `cargo run --release -p mbs-complement --example strut_sweep -- [simplified|overconstrained] [angles] [t_end] [tol,...]`
 
+#[allow(dead_code)] // a shared fixture: each user takes part of it
+#[path = "../tests/common/strut.rs"]
+mod strut;
+
 use std::sync::Arc;
 
-use mbs_complement::strut::{PAPER_T_END, PAPER_TOLERANCES, sweep};
 use mbs_complement::{Coordinates, EulerSequence, NullSpaceMethod};
 use mbs_mechanisms::{McPhersonParams, mcpherson_overconstrained, mcpherson_simplified};
+use strut::{PAPER_T_END, PAPER_TOLERANCES, sweep};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

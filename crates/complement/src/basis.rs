@@ -5,8 +5,7 @@
 
 use mbs_linalg::LinalgError;
 use mbs_linalg::nullspace::{
-    CoordinatePartitioning, NullSpace, NullSpaceMethod, NullSpaceParams, NullSpaceWorkspace,
-    null_space_into,
+    CoordinatePartitioning, NullSpaceMethod, NullSpaceParams, NullSpaceWorkspace, null_space_into,
 };
 use nalgebra::{DMatrix, DVector};
 
@@ -49,30 +48,14 @@ impl Basis {
         }
     }
 
-    /// The method.
-    pub fn method(&self) -> NullSpaceMethod {
-        self.method
-    }
-
     /// Number of partition selections of coordinate partitioning (0 for the
     /// other methods; 1 after the first evaluation).
     pub fn selections(&self) -> usize {
         self.cp.selections()
     }
 
-    /// `P` (and `S` where the method defines it) for `phi_q`; `mass` is needed
-    /// by Wang–Huston only. Allocating form of [`Self::compute_into`].
-    pub fn compute(
-        &mut self,
-        phi_q: &DMatrix<f64>,
-        mass: Option<&DMatrix<f64>>,
-    ) -> Result<NullSpace, LinalgError> {
-        let mut ws = NullSpaceWorkspace::new(phi_q.nrows(), phi_q.ncols());
-        self.compute_into(phi_q, mass, &mut ws)?;
-        Ok(ws.to_null_space())
-    }
-
-    /// [`Self::compute`] into a preallocated workspace (allocation-free).
+    /// `P` (and `S` where the method defines it) for `phi_q` into a preallocated
+    /// workspace (allocation-free); `mass` is needed by Wang–Huston only.
     pub fn compute_into(
         &mut self,
         phi_q: &DMatrix<f64>,
@@ -96,30 +79,13 @@ impl Basis {
             m => null_space_into(m, phi_q, mass, &self.params, ws),
         }
     }
-
-    /// The rank tolerance.
-    pub fn rank_tol(&self) -> f64 {
-        self.params.rank_tol
-    }
 }
 
-/// The particular acceleration `S Γ` of eq 3.8 (`X⁻¹ [Γ; 0]`); for a method
-/// without `S` (PUTD-G) the minimum-norm solution of `Φ_q x = Γ` (the same
-/// vector as `X⁺[Γ; 0]` for an orthonormal `P`, `B = Pᵀ`).
-pub fn particular(
-    ns: &NullSpace,
-    phi_q: &DMatrix<f64>,
-    rhs: &DVector<f64>,
-    tol: f64,
-) -> DVector<f64> {
-    match &ns.s {
-        Some(s) => s * rhs,
-        None => min_norm_solve(phi_q, rhs, tol),
-    }
-}
-
-/// [`particular`] into `out` from a [`NullSpaceWorkspace`] (allocation-free
-/// except for the ill-conditioned fallback of [`min_norm_solve_into`]).
+/// The particular acceleration `S Γ` of eq 3.8 (`X⁻¹ [Γ; 0]`) into `out`; for a
+/// method without `S` (PUTD-G) the minimum-norm solution of `Φ_q x = Γ` (the same
+/// vector as `X⁺[Γ; 0]` for an orthonormal `P`, `B = Pᵀ`). From a
+/// [`NullSpaceWorkspace`], allocation-free except for the ill-conditioned fallback
+/// of [`min_norm_solve_into`].
 pub fn particular_into(
     ns: &NullSpaceWorkspace,
     phi_q: &DMatrix<f64>,
@@ -140,15 +106,8 @@ pub fn particular_into(
 /// Minimum-norm least-squares solution of `A x = b` over the independent rows
 /// of `A` found by Gauss–Jordan elimination with partial pivoting (relative
 /// tolerance `tol`): `x = A_rᵀ (A_r A_rᵀ)⁻¹ b_r`. Redundant rows are dropped
-/// (for consistent `b` they are satisfied too).
-pub fn min_norm_solve(a: &DMatrix<f64>, b: &DVector<f64>, tol: f64) -> DVector<f64> {
-    let mut work = MinNormWork::new(a.nrows(), a.ncols());
-    min_norm_solve_into(a, b.as_slice(), tol, &mut work);
-    work.x
-}
-
-/// [`min_norm_solve`] for the first `r` rows of `a` (`r` = the rows `work` was
-/// built for, `b` of length `r`), solution in `work.x`. Allocation-free, except
+/// (for consistent `b` they are satisfied too). For the first `r` rows of `a`
+/// (`r` = the rows `work` was built for, `b` of length `r`), solution in `work.x`. Allocation-free, except
 /// when `A_r A_rᵀ` is too ill-conditioned for Cholesky: the fallback SVD
 /// pseudo-inverse (nalgebra) allocates — a documented exception, never reached on
 /// a well-posed mechanism.

@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use mbs_integrators::{OdeSystem, SystemError};
 use mbs_linalg::nullspace::NullSpaceMethod;
+use mbs_model::body_coords::angular_range;
 use mbs_model::{Layout, Model, State};
 use nalgebra::{DMatrix, DVector};
 
@@ -316,7 +317,7 @@ impl Complement {
         let model = self.eval.model().clone();
         let nb = model.n_bodies();
         let crossed = (0..nb).find(|&b| {
-            let f1 = seq.singular_factor(y[6 * b + 4]);
+            let f1 = seq.singular_factor(y[angular_range(b)][1]);
             self.last_factor_t.is_some_and(|t0| t > t0) && self.last_factors[b] * f1 < 0.0
         });
         if let Some(b) = crossed {
@@ -325,11 +326,11 @@ impl Complement {
                 body: model.bodies()[b].name.clone(),
                 sequence: seq,
                 before: self.last_factors[b],
-                after: seq.singular_factor(y[6 * b + 4]),
+                after: seq.singular_factor(y[angular_range(b)][1]),
             });
         }
         for b in 0..nb {
-            self.last_factors[b] = seq.singular_factor(y[6 * b + 4]);
+            self.last_factors[b] = seq.singular_factor(y[angular_range(b)][1]);
         }
         self.last_factor_t = Some(t);
         Ok(())

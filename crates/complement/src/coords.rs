@@ -24,6 +24,7 @@ use std::sync::Arc;
 use mbs_constraints::{SystemLayout, Workspace};
 use mbs_kinematics::EulerSequence;
 use mbs_kinematics::euler_angles::{rate_matrix_body, rate_matrix_body_dot, to_euler_params};
+use mbs_model::body_coords::{angular, angular_range, linear, linear_range};
 use mbs_model::{Layout, Model, State, StateView};
 use nalgebra::{DMatrix, DVector, DVectorView, Matrix3, Vector3};
 
@@ -354,8 +355,7 @@ impl Evaluator {
         v: &[f64],
     ) -> Result<(), ComplementError> {
         for b in 0..self.model.n_bodies() {
-            let th = Vector3::new(q[6 * b + 3], q[6 * b + 4], q[6 * b + 5]);
-            let thd = Vector3::new(v[6 * b + 3], v[6 * b + 4], v[6 * b + 5]);
+            let (th, thd) = (angular(q, b), angular(v, b));
             let factor = seq.singular_factor(th[1]).abs();
             if factor.is_nan() || factor < self.gimbal_tol {
                 return Err(ComplementError::GimbalLock {
@@ -366,12 +366,12 @@ impl Evaluator {
                     tol: self.gimbal_tol,
                 });
             }
-            let r = Vector3::new(q[6 * b], q[6 * b + 1], q[6 * b + 2]);
+            let r = linear(q, b);
             self.state.set_pose(b, &r, &to_euler_params(seq, &th));
             let bp = rate_matrix_body(seq, &th);
             self.rate[b] = bp;
             self.rate_dot_v[b] = rate_matrix_body_dot(seq, &th, &thd) * thd;
-            let rd = Vector3::new(v[6 * b], v[6 * b + 1], v[6 * b + 2]);
+            let rd = linear(v, b);
             self.state.set_velocity(b, &rd, &(bp * thd));
         }
         Ok(())
@@ -382,7 +382,7 @@ impl Evaluator {
         let pq = &mut self.eq.phi_q;
         pq.copy_from(&self.phi_q_w);
         for (b, bp) in self.rate.iter().enumerate() {
-            let c = 6 * b + 3;
+            let c = angular_range(b).start;
             pq.columns_mut(c, 3)
                 .gemm(1.0, &self.phi_q_w.columns(c, 3), bp, 0.0);
         }
@@ -393,7 +393,7 @@ impl Evaluator {
         self.eq.gamma.copy_from(&self.gamma_w);
         self.eq.mass.fill(0.0);
         for (b, bp) in self.rate.iter().enumerate() {
-            let c = 6 * b + 3;
+            let c = angular_range(b).start;
             // Γ_θ = Γ_ω − Φ_ω' Ḃ'θ̇
             let wd = self.rate_dot_v[b];
             self.tmp_m.gemv(1.0, &self.phi_q_w.columns(c, 3), &wd, 0.0);
@@ -402,14 +402,20 @@ impl Evaluator {
             let j = self.sys.inertia(b);
             self.eq
                 .mass
-                .view_mut((6 * b, 6 * b), (3, 3))
+                .view_mut((linear_range(b).start, linear_range(b).start), (3, 3))
                 .fill_diagonal(m);
             self.eq
                 .mass
                 .view_mut((c, c), (3, 3))
                 .copy_from(&(bp.transpose() * j * bp));
-            let f = self.forces_w.fixed_rows::<3>(6 * b).into_owned();
-            self.eq.forces.fixed_rows_mut::<3>(6 * b).copy_from(&f);
+            let f = self
+                .forces_w
+                .fixed_rows::<3>(linear_range(b).start)
+                .into_owned();
+            self.eq
+                .forces
+                .fixed_rows_mut::<3>(linear_range(b).start)
+                .copy_from(&f);
             let rot = self.forces_w.fixed_rows::<3>(c).into_owned() - j * wd;
             self.eq
                 .forces

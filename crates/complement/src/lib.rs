@@ -40,9 +40,11 @@
 //! `key=value` parameters and the runs in their own coordinates (the
 //! `mbs-formulation` seam).
 //!
-//! # Benchmark helpers
-//! [`strut`] runs the paper's McPherson-strut sweep (methods × stabilizations ×
-//! RK45 tolerances) on a model supplied by the caller.
+//! The paper's McPherson-strut sweep (methods × stabilizations × RK45 tolerances)
+//! is a test fixture, `tests/common/strut.rs`, shared by the tests, the example and
+//! the benches.
+//!
+//! # Example
 //!
 //! ```
 //! use std::sync::Arc;
@@ -63,19 +65,18 @@
 //! assert!(dy[7 + 1] < 0.0 && dy[7].abs() < 1e-12);
 //! ```
 
-pub mod basis;
-pub mod complement;
-pub mod coords;
-pub mod dynamics;
-pub mod error;
-pub mod method;
-pub mod natural;
-pub mod params;
-pub mod redundancy;
-pub mod singular;
-pub mod stabilization;
-pub mod strut;
-pub mod workspace;
+mod basis;
+mod complement;
+mod coords;
+mod dynamics;
+mod error;
+mod method;
+mod natural;
+mod params;
+mod redundancy;
+mod singular;
+mod stabilization;
+mod workspace;
 
 pub use complement::{Complement, ComplementStats, Violation, accelerations_at};
 pub use coords::{Equations, Evaluator, Level, best_euler_sequence};

@@ -11,15 +11,7 @@ use crate::params::Stabilization;
 use crate::workspace::MinNormWork;
 
 /// Γ̄ = Γ − 2α̂ Φ̇ − β̂² Φ for Baumgarte (Φ̇ on every row, Φ on the holonomic
-/// rows), Γ otherwise.
-pub fn gamma_bar(stab: Stabilization, eq: &Equations, v: &[f64]) -> DVector<f64> {
-    let m = eq.gamma.len();
-    let (mut g, mut phi_dot) = (DVector::zeros(m), DVector::zeros(m));
-    gamma_bar_into(stab, eq, v, &mut g, &mut phi_dot);
-    g
-}
-
-/// [`gamma_bar`] into `g` (length m), with `phi_dot` (length m) as scratch;
+/// rows), Γ otherwise, into `g` (length m), with `phi_dot` (length m) as scratch;
 /// allocation-free.
 pub fn gamma_bar_into(
     stab: Stabilization,

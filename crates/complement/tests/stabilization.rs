@@ -6,7 +6,7 @@ mod common;
 
 use std::sync::Arc;
 
-use mbs_complement::strut::run;
+use common::strut::run;
 use mbs_complement::{
     Complement, ComplementParams, Coordinates, EulerSequence, NullSpaceMethod, Stabilization,
 };

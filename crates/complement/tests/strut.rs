@@ -1,11 +1,13 @@
 //! Acceptance 2 (test-sized): on both McPherson struts every method ×
 //! stabilization runs the paper's 10 s at the loosest paper tolerance (RK45
 //! 1e-3), in Euler parameters and in Euler angles. The full sweep over 1e-10,
-//! 1e-8, 1e-6, 1e-3 is `strut::sweep` (bench `complement`, example `strut_sweep`).
+//! 1e-8, 1e-6, 1e-3 is `tests/common/strut.rs`'s `sweep` (bench `complement`, example `strut_sweep`).
+
+mod common;
 
 use std::sync::Arc;
 
-use mbs_complement::strut::{PAPER_T_END, sweep};
+use common::strut::{PAPER_T_END, sweep};
 use mbs_complement::{Coordinates, EulerSequence, NullSpaceMethod};
 use mbs_mechanisms::{McPhersonParams, mcpherson_overconstrained, mcpherson_simplified};
 

@@ -139,20 +139,21 @@ impl Workspace {
             let (f, n_body) = self.loads[b];
             let fr = &self.frames[b];
             let j = &sys.inertias[b];
+            let ob = &mut out[sys.layout.v_range(b)];
             match sys.layout {
                 Layout::EulerParamsOmega => {
                     // Euler's equation J'ω̇' + ω̃'J'ω' = n' (thesis eq 3.4.9).
                     let w = fr.omega_body;
                     let rot: Vector3<f64> = n_body - w.cross(&(j * w));
-                    out[6 * b..6 * b + 3].copy_from_slice(f.as_slice());
-                    out[6 * b + 3..6 * b + 6].copy_from_slice(rot.as_slice());
+                    ob[..3].copy_from_slice(f.as_slice());
+                    ob[3..].copy_from_slice(rot.as_slice());
                 }
                 Layout::EulerParamsPdot => {
                     let g = g_matrix(&fr.p);
                     let gd = g_matrix(&fr.pdot);
                     let rot = 2.0 * g.transpose() * n_body + 8.0 * gd.transpose() * j * (gd * fr.p);
-                    out[7 * b..7 * b + 3].copy_from_slice(f.as_slice());
-                    out[7 * b + 3..7 * b + 7].copy_from_slice(rot.as_slice());
+                    ob[..3].copy_from_slice(f.as_slice());
+                    ob[3..].copy_from_slice(rot.as_slice());
                 }
             }
         }

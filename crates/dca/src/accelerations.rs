@@ -16,12 +16,12 @@
 
 use mbs_constraints::Baumgarte;
 use mbs_integrators::{OdeSystem, SystemError};
-use mbs_model::{Layout, State};
+use mbs_model::{Layout, State, StateView};
 use nalgebra::Vector6;
 
 use crate::disassembly::gather_multipliers;
 use crate::error::DcaError;
-use crate::system::AlfDca;
+use crate::system::{AlfDca, body_velocity};
 
 /// What one acceleration evaluation did.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -35,16 +35,20 @@ pub struct AccelerationInfo {
 }
 
 impl AlfDca {
-    /// Accelerations at the loaded and evaluated state (constraints and forces).
-    pub(crate) fn accelerations_loaded(&mut self) -> Result<AccelerationInfo, DcaError> {
+    /// Accelerations at `state`, at which the workspace was evaluated (constraints and
+    /// forces).
+    pub(crate) fn accelerations_evaluated(
+        &mut self,
+        state: StateView<'_>,
+    ) -> Result<AccelerationInfo, DcaError> {
         let p = self.params;
-        let t = self.state.t;
+        let t = state.t;
         // c per entry: the paper's γ̄ = γ^AB + 2Ωμ Φ̇ + Ω²Φ (eqs 7–8), −γ̄ in our sign
         let stab = Baumgarte::from_damping(p.mu, p.omega);
         for (e, entry) in self.sys.entries().iter().enumerate() {
             let blk = self.ws.block(e);
-            let vi = self.body_velocity(entry.body_i.body());
-            let vj = self.body_velocity(entry.body_j.body());
+            let vi = body_velocity(state.v, entry.body_i.body());
+            let vj = body_velocity(state.v, entry.body_j.body());
             let mut c = Vector6::zeros();
             for row in 0..blk.rows {
                 let phi_dot = blk.ji.row(row).dot(&vi.transpose())
@@ -55,7 +59,7 @@ impl AlfDca {
             }
             self.c[e] = c;
         }
-        self.form_matrices(false, p.alpha)?;
+        self.form_matrices(t, state.q, false, p.alpha)?;
         self.ws
             .generalized_forces(&self.sys, &mut self.forces)
             .map_err(|source| DcaError::Constraints { t, source })?;
@@ -97,11 +101,11 @@ impl AlfDca {
 
     /// Evaluates the accelerations at (t, y) into [`Self::accelerations`].
     pub fn evaluate(&mut self, t: f64, y: &[f64]) -> Result<AccelerationInfo, DcaError> {
-        self.load(t, y)?;
+        let state = self.view(t, y)?;
         self.ws
-            .evaluate(&self.model, &self.sys, &self.state)
+            .evaluate(&self.model, &self.sys, state)
             .map_err(|source| DcaError::Constraints { t, source })?;
-        self.accelerations_loaded()
+        self.accelerations_evaluated(state)
     }
 
     /// Accelerations [r̈; ω̇'] (6 per body) at a state in any layout (converted to
@@ -119,15 +123,15 @@ impl AlfDca {
             s = state.to_layout(Layout::EulerParamsOmega);
             &s
         };
-        self.check_len("state positions", self.state.q.len(), st.q.len())?;
-        self.state.t = st.t;
-        self.state.q.copy_from(&st.q);
-        self.state.v.copy_from(&st.v);
+        let n = self.n_bodies();
+        self.check_len("state positions", 7 * n, st.q.len())?;
+        self.check_len("state velocities", 6 * n, st.v.len())?;
+        let state = st.view();
         let t = st.t;
         self.ws
-            .evaluate(&self.model, &self.sys, &self.state)
+            .evaluate(&self.model, &self.sys, state)
             .map_err(|source| DcaError::Constraints { t, source })?;
-        let info = self.accelerations_loaded()?;
+        let info = self.accelerations_evaluated(state)?;
         out.copy_from_slice(&self.acc);
         Ok(info)
     }
@@ -144,7 +148,8 @@ impl OdeSystem for AlfDca {
 
     fn rhs(&mut self, t: f64, y: &[f64], dydt: &mut [f64]) -> Result<(), SystemError> {
         self.evaluate(t, y).map_err(system_error)?;
-        self.write_derivative(dydt);
+        let state = self.view(t, y).map_err(system_error)?;
+        self.write_derivative(state, dydt);
         Ok(())
     }
 

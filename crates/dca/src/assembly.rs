@@ -190,7 +190,7 @@ pub(crate) fn vector_up(
     match kids {
         None => {
             let b = n.pool[0];
-            r[..6].copy_from_slice(&ctx.leaf_rhs[6 * b..6 * b + 6]);
+            r[..6].copy_from_slice(&ctx.leaf_rhs[mbs_model::body_coords::v_range(b)]);
         }
         Some((lk, rk)) => {
             r.fill(0.0);

@@ -70,7 +70,7 @@ pub(crate) fn vector_down(n: &mut Node, parent: Option<&Node>, ctx: &Ctx) {
 pub(crate) fn gather(plan: &Plan, out: &mut [f64]) {
     for (b, &(node, k)) in plan.elim.iter().enumerate() {
         let a = &plan.nodes[node].a;
-        out[6 * b..6 * b + 6].copy_from_slice(&a.as_slice()[6 * k..6 * k + 6]);
+        out[mbs_model::body_coords::v_range(b)].copy_from_slice(&a.as_slice()[6 * k..6 * k + 6]);
     }
 }
 

@@ -69,15 +69,15 @@
 //! assert!(dy.iter().all(|x| x.is_finite()));
 //! ```
 
-pub mod accelerations;
-pub mod assembly;
-pub mod disassembly;
-pub mod error;
-pub mod handles;
-pub mod method;
-pub mod params;
-pub mod projection;
-pub mod system;
+mod accelerations;
+mod assembly;
+mod disassembly;
+mod error;
+mod handles;
+mod method;
+mod params;
+mod projection;
+mod system;
 mod tree;
 
 pub use accelerations::AccelerationInfo;

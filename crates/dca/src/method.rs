@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use mbs_formulation::drive::{integrate_ode, newton, plain_state_label};
 use mbs_formulation::params::{self, Key, Params, Preset};
-use mbs_formulation::runner::{finite_check, qdd_from_omega_dot};
 use mbs_formulation::{
     Formulation, FormulationError, OdeFormulation, RunSpec, RunStats, Runner, Sample, StepCheck,
 };
+use mbs_formulation::{finite_check, qdd_from_omega_dot};
 use mbs_integrators::{Info, Observer, OdeSystem};
 use mbs_model::{Model, State};
 use nalgebra::DVector;

@@ -61,10 +61,12 @@
 //! projection).
 
 use mbs_kinematics::euler_params::g_matrix;
+use mbs_model::body_coords::{euler_params_range, position_range, v_range};
+use mbs_model::{Layout, StateView};
 use nalgebra::{Vector3, Vector4, Vector6};
 
 use crate::error::DcaError;
-use crate::system::AlfDca;
+use crate::system::{AlfDca, body_velocity};
 
 /// ‖Φ‖∞ below which the last position iterate is kept even if an earlier one had a
 /// smaller ‖Φ‖∞ (round-off level).
@@ -86,10 +88,14 @@ pub struct ProjectionInfo {
 }
 
 impl AlfDca {
-    fn evaluate_constraints_loaded(&mut self) -> Result<(), DcaError> {
-        let t = self.state.t;
+    /// Evaluates the constraints at (t, q, v) (`y` split into q and v, no copy).
+    fn evaluate_constraints_at(&mut self, t: f64, q: &[f64], v: &[f64]) -> Result<(), DcaError> {
         self.ws
-            .evaluate_constraints(&self.model, &self.sys, &self.state)
+            .evaluate_constraints(
+                &self.model,
+                &self.sys,
+                StateView::new(Layout::EulerParamsOmega, t, q, v),
+            )
             .map_err(|source| DcaError::Constraints { t, source })
     }
 
@@ -103,17 +109,20 @@ impl AlfDca {
         let mut info = ProjectionInfo::default();
         // Unit Euler parameters (A(p) does not depend on ‖p‖: a no-op physically).
         for b in 0..n {
-            let s = &mut y[7 * b + 3..7 * b + 7];
+            let s = &mut y[euler_params_range(b)];
             let norm = s.iter().map(|x| x * x).sum::<f64>().sqrt();
             if norm > 0.0 && norm.is_finite() {
                 s.iter_mut().for_each(|x| *x /= norm);
             }
         }
-        self.load(t, y)?;
-        self.evaluate_constraints_loaded()?;
+        let nq = 7 * n;
+        {
+            let (q, v) = y.split_at(nq);
+            self.evaluate_constraints_at(t, q, v)?;
+        }
 
         // ---- positions ----
-        self.form_matrices(true, pa)?;
+        self.form_matrices(t, &y[..nq], true, pa)?;
         self.correction.fill(0.0);
         self.reset_multipliers();
         // `reuse_below` is set for the penalty α: keep the penalty force α‖Φ‖ at which
@@ -125,11 +134,11 @@ impl AlfDca {
         // The iterate with the smallest ‖Φ‖∞ (a safeguard: near a singular
         // configuration the Newton-like step of a large penalty can leave the basin).
         let mut best_phi = self.max_phi();
-        self.best_q.copy_from_slice(&y[..7 * n]);
+        self.best_q.copy_from_slice(&y[..nq]);
         for it in 1..=p.projection_max_iter.max(1) {
             let phi = self.max_phi();
             if it > 1 && (phi > reuse_below || phi > 0.25 * last_phi) {
-                self.form_matrices(true, pa)?;
+                self.form_matrices(t, &y[..nq], true, pa)?;
             }
             last_phi = phi;
             // c = Φ(qᵢ) on the holonomic rows
@@ -142,31 +151,31 @@ impl AlfDca {
             }
             // leaf right-hand side −M_b (q − q*)_b
             for b in 0..n {
-                let d = &self.correction[6 * b..6 * b + 6];
+                let d = &self.correction[v_range(b)];
                 let jd = self.inertias[b] * Vector3::new(d[3], d[4], d[5]);
+                let r = &mut self.leaf_rhs[v_range(b)];
                 for i in 0..3 {
-                    self.leaf_rhs[6 * b + i] = -self.masses[b] * d[i];
-                    self.leaf_rhs[6 * b + 3 + i] = -jd[i];
+                    r[i] = -self.masses[b] * d[i];
+                    r[3 + i] = -jd[i];
                 }
             }
             // Δq, and λ* ← λ* + α(Φ_q Δq + Φ(qᵢ)) in the disassembly (eqs 45, 56, 100)
             let (_, change) = self.solve(true, pa);
             self.gather_solution();
             for b in 0..n {
-                let d = &self.sol[6 * b..6 * b + 6];
-                for i in 0..6 {
-                    self.correction[6 * b + i] += d[i];
+                let d = &self.sol[v_range(b)];
+                for (c, di) in self.correction[v_range(b)].iter_mut().zip(d) {
+                    *c += di;
                 }
-                for i in 0..3 {
-                    y[7 * b + i] += d[i];
+                for (r, di) in y[position_range(b)].iter_mut().zip(d) {
+                    *r += di;
                 }
-                let q = &mut y[7 * b + 3..7 * b + 7];
+                let q = &mut y[euler_params_range(b)];
                 let pv = Vector4::new(q[0], q[1], q[2], q[3]);
                 let np = pv + 0.5 * g_matrix(&pv).transpose() * Vector3::new(d[3], d[4], d[5]);
                 let np = np / np.norm();
                 q.copy_from_slice(np.as_slice());
             }
-            self.state.q.as_mut_slice().copy_from_slice(&y[..7 * n]);
             info.position_iterations = it;
             info.position_change = change;
             if !change.is_finite() {
@@ -176,11 +185,14 @@ impl AlfDca {
                     body: self.worst_body(),
                 });
             }
-            self.evaluate_constraints_loaded()?;
+            {
+                let (q, v) = y.split_at(nq);
+                self.evaluate_constraints_at(t, q, v)?;
+            }
             let phi = self.max_phi();
             if phi <= best_phi {
                 best_phi = phi;
-                self.best_q.copy_from_slice(&y[..7 * n]);
+                self.best_q.copy_from_slice(&y[..nq]);
             }
             if change < p.eps_p {
                 converged_p = true;
@@ -190,23 +202,24 @@ impl AlfDca {
         if self.max_phi() > (4.0 * best_phi).max(SAFEGUARD_PHI) {
             // diverging: fall back to the best iterate
             converged_p = false;
-            y[..7 * n].copy_from_slice(&self.best_q);
-            self.state.q.as_mut_slice().copy_from_slice(&y[..7 * n]);
-            self.evaluate_constraints_loaded()?;
+            y[..nq].copy_from_slice(&self.best_q);
+            let (q, v) = y.split_at(nq);
+            self.evaluate_constraints_at(t, q, v)?;
         }
 
-        // ---- velocities (correction form) ----
-        self.form_matrices(false, pa)?;
-        self.prev.copy_from_slice(&y[7 * n..]);
-        self.state.v.as_mut_slice().copy_from_slice(&y[7 * n..]);
+        // ---- velocities (correction form; the iterate in `vel`, y's left as is
+        // until it converged) ----
+        self.form_matrices(t, &y[..nq], false, pa)?;
+        self.prev.copy_from_slice(&y[nq..]);
+        self.vel.copy_from_slice(&y[nq..]);
         self.reset_multipliers();
         let mut converged_v = false;
         for it in 1..=p.projection_max_iter.max(1) {
             // c = Φ_q q̇ᵢ + Φ_t = Φ̇(q̇ᵢ) on all rows
             for (e, entry) in self.sys.entries().iter().enumerate() {
                 let blk = self.ws.block(e);
-                let vi = self.body_velocity(entry.body_i.body());
-                let vj = self.body_velocity(entry.body_j.body());
+                let vi = body_velocity(&self.vel, entry.body_i.body());
+                let vj = body_velocity(&self.vel, entry.body_j.body());
                 let mut c = blk.ji * vi + blk.jj * vj;
                 for row in 0..6 {
                     c[row] = if row < blk.rows {
@@ -218,22 +231,22 @@ impl AlfDca {
                 self.c[e] = c;
             }
             // leaf right-hand side M_b (q̇* − q̇ᵢ)_b
-            let v = self.state.v.as_slice();
             for b in 0..n {
-                let d = Vector6::from_fn(|i, _| self.prev[6 * b + i] - v[6 * b + i]);
+                let (prev, v) = (&self.prev[v_range(b)], &self.vel[v_range(b)]);
+                let d = Vector6::from_fn(|i, _| prev[i] - v[i]);
                 let jd = self.inertias[b] * Vector3::new(d[3], d[4], d[5]);
+                let r = &mut self.leaf_rhs[v_range(b)];
                 for i in 0..3 {
-                    self.leaf_rhs[6 * b + i] = self.masses[b] * d[i];
-                    self.leaf_rhs[6 * b + 3 + i] = jd[i];
+                    r[i] = self.masses[b] * d[i];
+                    r[3 + i] = jd[i];
                 }
             }
             // Δq̇, and λ* ← λ* + α(Φ_q Δq̇ + Φ_q q̇ᵢ + Φ_t) = λ* + α(Φ_q q̇ᵢ₊₁ + Φ_t) in the
             // disassembly (eqs 61, 72, 110)
             self.solve(false, pa);
             self.gather_solution();
-            let v = self.state.v.as_mut_slice();
             let mut change: f64 = 0.0;
-            for (x, d) in v.iter_mut().zip(&self.sol) {
+            for (x, d) in self.vel.iter_mut().zip(&self.sol) {
                 *x += d;
                 change = change.max(d.abs());
             }
@@ -251,7 +264,7 @@ impl AlfDca {
                 break;
             }
         }
-        y[7 * n..].copy_from_slice(self.state.v.as_slice());
+        y[nq..].copy_from_slice(&self.vel);
         info.converged = converged_p && converged_v;
         self.stats.projections += 1;
         self.stats.position_iterations += info.position_iterations;
@@ -280,13 +293,13 @@ impl AlfDca {
     /// Constraint violations (‖Φ‖∞, ‖Φ̇‖∞) at (t, y) (holonomic rows for Φ, all rows
     /// for Φ̇).
     pub fn constraint_errors(&mut self, t: f64, y: &[f64]) -> Result<(f64, f64), DcaError> {
-        self.load(t, y)?;
-        self.evaluate_constraints_loaded()?;
+        let state = self.view(t, y)?;
+        self.evaluate_constraints_at(t, state.q, state.v)?;
         let (mut phi, mut phi_dot): (f64, f64) = (0.0, 0.0);
         for (e, entry) in self.sys.entries().iter().enumerate() {
             let blk = self.ws.block(e);
-            let vi = self.body_velocity(entry.body_i.body());
-            let vj = self.body_velocity(entry.body_j.body());
+            let vi = body_velocity(state.v, entry.body_i.body());
+            let vj = body_velocity(state.v, entry.body_j.body());
             let d = blk.ji * vi + blk.jj * vj + blk.phi_t;
             for row in 0..blk.rows {
                 if row < blk.n_holonomic {
@@ -300,9 +313,9 @@ impl AlfDca {
 
     /// Total mechanical energy T + V at (t, y).
     pub fn energy(&mut self, t: f64, y: &[f64]) -> Result<f64, DcaError> {
-        self.load(t, y)?;
+        let state = self.view(t, y)?;
         self.ws
-            .evaluate(&self.model, &self.sys, &self.state)
+            .evaluate(&self.model, &self.sys, state)
             .map_err(|source| DcaError::Constraints { t, source })?;
         Ok(self.ws.total_energy(&self.sys))
     }

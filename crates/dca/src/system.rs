@@ -19,8 +19,11 @@ use std::sync::Arc;
 
 use mbs_constraints::{ConstraintSource, SystemLayout, Workspace};
 use mbs_kinematics::euler_params::g_matrix;
-use mbs_model::{BodyId, JointId, Layout, Model, State};
-use nalgebra::{DVector, Matrix3, Vector4, Vector6};
+use mbs_model::body_coords::{
+    angular, euler_params, euler_params_range, linear_range, position_range, v_range,
+};
+use mbs_model::{BodyId, JointId, Layout, Model, State, StateView};
+use nalgebra::{DVector, Matrix3, Vector6};
 
 use crate::assembly::{Ctx, matrix_node, vector_up};
 use crate::disassembly::{gather, vector_down};
@@ -60,7 +63,6 @@ pub struct AlfDca {
     pub(crate) model: Arc<Model>,
     pub(crate) sys: SystemLayout,
     pub(crate) ws: Workspace,
-    pub(crate) state: State,
     pub(crate) params: DcaParams,
     pub(crate) plan: Plan,
     pub(crate) masses: Vec<f64>,
@@ -73,6 +75,8 @@ pub struct AlfDca {
     pub(crate) prev: Vec<f64>,
     pub(crate) acc: Vec<f64>,
     pub(crate) correction: Vec<f64>,
+    /// Velocity iterate of a projection (6 per body).
+    pub(crate) vel: Vec<f64>,
     /// Best position iterate of a projection (7 per body).
     pub(crate) best_q: Vec<f64>,
     pub(crate) multipliers: Vec<f64>,
@@ -95,7 +99,6 @@ impl AlfDca {
         let ne = sys.entries().len();
         let plan = Plan::new(&model, &sys);
         Self {
-            state: State::zeros(Layout::EulerParamsOmega, n),
             masses: (0..n).map(|b| sys.mass(b)).collect(),
             inertias: (0..n).map(|b| *sys.inertia(b)).collect(),
             c: vec![Vector6::zeros(); ne],
@@ -105,6 +108,7 @@ impl AlfDca {
             prev: vec![0.0; 6 * n],
             acc: vec![0.0; 6 * n],
             correction: vec![0.0; 6 * n],
+            vel: vec![0.0; 6 * n],
             best_q: vec![0.0; 7 * n],
             multipliers: vec![0.0; sys.n_rows()],
             cache_q: vec![0.0; 7 * n],
@@ -234,30 +238,30 @@ impl AlfDca {
         }
     }
 
-    /// Loads (t, y) into the scratch state.
-    pub(crate) fn load(&mut self, t: f64, y: &[f64]) -> Result<(), DcaError> {
+    /// (t, y) borrowed as a state (no copy): q = `y[..7n]`, v = `y[7n..]`.
+    pub(crate) fn view<'y>(&self, t: f64, y: &'y [f64]) -> Result<StateView<'y>, DcaError> {
         let n = self.n_bodies();
         self.check_len("state y", 13 * n, y.len())?;
-        self.state.t = t;
-        self.state.q.as_mut_slice().copy_from_slice(&y[..7 * n]);
-        self.state.v.as_mut_slice().copy_from_slice(&y[7 * n..]);
-        Ok(())
+        let (q, v) = y.split_at(7 * n);
+        Ok(StateView::new(Layout::EulerParamsOmega, t, q, v))
     }
 
-    /// Forms the matrices of every node at the evaluated positions with penalty
-    /// `alpha` (eqs 27–30), unless they were formed at the same (t, q), α and level.
+    /// Forms the matrices of every node at the evaluated positions `q` (time `t`) with
+    /// penalty `alpha` (eqs 27–30), unless they were formed at the same (t, q), α and
+    /// level.
     /// (`params.alpha` for the accelerations, `params.projection_alpha` for the
     /// projections; [`Self::solve`] must be given the same α.)
     pub(crate) fn form_matrices(
         &mut self,
+        t: f64,
+        q: &[f64],
         holonomic_only: bool,
         alpha: f64,
     ) -> Result<(), DcaError> {
-        let t = self.state.t;
         if self.cache_level == Some(holonomic_only)
             && self.cache_alpha == alpha
             && self.cache_t == t
-            && self.cache_q.as_slice() == self.state.q.as_slice()
+            && self.cache_q.as_slice() == q
         {
             return Ok(());
         }
@@ -286,7 +290,7 @@ impl AlfDca {
                 what: "the eliminated block K_EE",
             });
         }
-        self.cache_q.copy_from_slice(self.state.q.as_slice());
+        self.cache_q.copy_from_slice(q);
         self.cache_t = t;
         self.cache_alpha = alpha;
         self.cache_level = Some(holonomic_only);
@@ -338,28 +342,26 @@ impl AlfDca {
         }
     }
 
-    /// ẏ = [ṙ; ½G(p)ᵀω'; accelerations] from the loaded state and `acc`.
-    pub(crate) fn write_derivative(&self, dydt: &mut [f64]) {
+    /// ẏ = [ṙ; ½G(p)ᵀω'; accelerations] from `state` (the evaluated y) and `acc`.
+    pub(crate) fn write_derivative(&self, state: StateView<'_>, dydt: &mut [f64]) {
         let n = self.n_bodies();
-        let (q, v) = (self.state.q.as_slice(), self.state.v.as_slice());
+        let (q, v) = (state.q, state.v);
+        let (dq, dv) = dydt.split_at_mut(7 * n);
         for b in 0..n {
-            dydt[7 * b..7 * b + 3].copy_from_slice(&v[6 * b..6 * b + 3]);
-            let p = Vector4::new(q[7 * b + 3], q[7 * b + 4], q[7 * b + 5], q[7 * b + 6]);
-            let w = nalgebra::Vector3::new(v[6 * b + 3], v[6 * b + 4], v[6 * b + 5]);
-            let pd = 0.5 * g_matrix(&p).transpose() * w;
-            dydt[7 * b + 3..7 * b + 7].copy_from_slice(pd.as_slice());
+            dq[position_range(b)].copy_from_slice(&v[linear_range(b)]);
+            let pd = 0.5 * g_matrix(&euler_params(q, b)).transpose() * angular(v, b);
+            dq[euler_params_range(b)].copy_from_slice(pd.as_slice());
         }
-        dydt[7 * n..].copy_from_slice(&self.acc);
+        dv.copy_from_slice(&self.acc);
     }
+}
 
-    /// The body velocity [ṙ; ω'] of a body of the loaded state.
-    #[inline]
-    pub(crate) fn body_velocity(&self, b: Option<BodyId>) -> Vector6<f64> {
-        match b {
-            None => Vector6::zeros(),
-            Some(id) => {
-                Vector6::from_column_slice(&self.state.v.as_slice()[6 * id.0..6 * id.0 + 6])
-            }
-        }
+/// The body velocity [ṙ; ω'] of body `b` (zero for ground) in velocities `v` (6 per
+/// body).
+#[inline]
+pub(crate) fn body_velocity(v: &[f64], b: Option<BodyId>) -> Vector6<f64> {
+    match b {
+        None => Vector6::zeros(),
+        Some(id) => Vector6::from_column_slice(&v[v_range(id.0)]),
     }
 }

@@ -19,19 +19,23 @@
 //!
 //! Layering: below the formulation crates, above `mbs-integrators` and `mbs-model`.
 
-pub mod divergence;
+mod divergence;
+/// Integrator plumbing shared by the formulations' runners (`drive::newton`,
+/// `drive::integrate_ode`, …): a namespace, since the names read as verbs of it.
 pub mod drive;
-pub mod error;
-pub mod formulation;
+mod error;
+mod formulation;
+/// Method parameters: [`Params`] and its `key=value` helpers (`params::preset`,
+/// `params::display`, …), a namespace since the helpers' names read as verbs of it.
 pub mod params;
-pub mod runner;
-pub mod sample;
-pub mod spec;
+mod runner;
+mod sample;
+mod spec;
 
 pub use divergence::DivergenceCheck;
 pub use error::{FormulationError, FormulationErrorKind};
 pub use formulation::Formulation;
 pub use params::{Key, MethodEntry, MethodParams, ParamError, ParamSpec, Params, Preset, Problem};
-pub use runner::{OdeFormulation, Runner, StepCheck};
+pub use runner::{OdeFormulation, Runner, StepCheck, finite_check, qdd_from_omega_dot};
 pub use sample::{RunStats, SAMPLE_LAYOUT, Sample, SampleSink};
 pub use spec::{DEFAULT_MAX_STEPS, RunSpec};

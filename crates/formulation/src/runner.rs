@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use mbs_integrators::{Info, Observer};
-use mbs_model::{Model, State};
+use mbs_model::{Model, State, body_coords};
 use nalgebra::DVector;
 
 use crate::divergence::DivergenceCheck;
@@ -207,11 +207,11 @@ pub fn qdd_from_omega_dot(s: &State, a6: &[f64]) -> DVector<f64> {
     for b in 0..n {
         let p = s.euler_params(b);
         let w = s.omega_body(b);
-        let wd = nalgebra::Vector3::new(a6[6 * b + 3], a6[6 * b + 4], a6[6 * b + 5]);
+        let wd = body_coords::angular(a6, b);
         let pdd = mbs_kinematics::euler_params::pddot_from_omega_body_dot(&p, &w, &wd);
-        out.fixed_rows_mut::<3>(7 * b)
-            .copy_from_slice(&a6[6 * b..6 * b + 3]);
-        out.fixed_rows_mut::<4>(7 * b + 3).copy_from(&pdd);
+        let o = out.as_mut_slice();
+        o[body_coords::position_range(b)].copy_from_slice(&a6[body_coords::linear_range(b)]);
+        o[body_coords::euler_params_range(b)].copy_from_slice(pdd.as_slice());
     }
     out
 }

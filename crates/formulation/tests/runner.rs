@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use mbs_formulation::drive::{integrate_ode, newton, plain_state_label};
-use mbs_formulation::runner::finite_check;
+use mbs_formulation::finite_check;
 use mbs_formulation::{
     DivergenceCheck, Formulation, FormulationError, OdeFormulation, RunSpec, Runner, SAMPLE_LAYOUT,
     Sample, SampleSink, StepCheck,

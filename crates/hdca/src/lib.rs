@@ -35,7 +35,7 @@
 //! | `assembly` | eqs 12, 15–46 (assembly, base-body connection, disassembly) |
 //! | `mbs_linalg::small::pinv_psd` | the inverses of eqs 26–27, 43, 45 (pseudo-inverse when redundant) |
 //! | [`hdca`] | eqs 6, 47–77; Pseudo-algorithm 3; state layout |
-//! | [`report`] | sec 3.2 figures (energy error, loop closure) |
+//! | `tests/common/report.rs` (test fixture) | sec 3.2 figures (energy error, loop closure) |
 //! | [`method`] | the method `hdca` as the facade runs it (the `mbs-formulation` seam) |
 //!
 //! # Joint kinds
@@ -71,7 +71,7 @@
 //! loop carrying weight: linear growth). σ is not a state, so the growth does not
 //! enter the integrator's error control, but it costs digits in
 //! P̄ = D σ + H p and in Ḋ σ; [`HdcaStats::max_abs_sigma`] and
-//! [`HdcaRunReport::max_abs_sigma`] report it. Scaling D_c (the paper's suggestion)
+//! the test fixture's `HdcaRunReport::max_abs_sigma` report it. Scaling D_c (the paper's suggestion)
 //! would not change the product D_c σ_c; re-basing σ_c would need a state for it.
 //!
 //! # Parallelism and allocation
@@ -88,16 +88,14 @@
 //! ṗ is assembled from loads about the global origin, which costs about
 //! log₁₀(size of the mechanism / size of a body) digits.
 
-pub mod error;
-pub mod hdca;
-pub mod joint;
-pub mod method;
-pub mod params;
-pub mod report;
+mod error;
+mod hdca;
+mod joint;
+mod method;
+mod params;
 
 mod assembly;
 
 pub use error::HdcaError;
 pub use hdca::{Hdca, HdcaStats};
 pub use params::HdcaParams;
-pub use report::{HdcaRunReport, run_report};

@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use mbs_formulation::drive::{integrate_ode, newton, plain_state_label};
+use mbs_formulation::finite_check;
 use mbs_formulation::params::{self, Key, Params, Preset};
-use mbs_formulation::runner::finite_check;
 use mbs_formulation::{
     Formulation, FormulationError, OdeFormulation, RunSpec, RunStats, Runner, StepCheck,
 };

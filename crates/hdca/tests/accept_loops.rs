@@ -1,10 +1,14 @@
 //! Acceptance 2 and 3 on the paper's cases 1–3 (sec 3.1): velocity-level loop closure
 //! at round-off along RK45 runs (tol 1e-6); position drift and energy error reported.
 
+#[allow(dead_code)] // a shared fixture: each user takes part of it
+#[path = "common/report.rs"]
+mod report;
+
 use std::sync::Arc;
 
-use mbs_hdca::run_report;
 use mbs_mechanisms::hdca::{HdcaParams as CaseParams, hdca_case1, hdca_case2, hdca_case3};
+use report::run_report;
 
 fn check(name: &str, model: mbs_model::Model, t_end: f64) {
     let r = run_report(Arc::new(model), t_end, 1e-6, 50).unwrap();

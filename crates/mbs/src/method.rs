@@ -14,7 +14,7 @@ use std::str::FromStr;
 use mbs_formulation::params::{MethodParams, ParamSpec, Params};
 
 use crate::error::Error;
-pub use mbs_alf::penalty_scale::DEFAULT_EPSILON_KAPPA;
+pub use mbs_alf::DEFAULT_EPSILON_KAPPA;
 pub use mbs_alf::{AlphaScale, DEFAULT_KAPPA, EpsilonScale};
 
 /// A dynamics formulation (front-end) with its parameters: the params value of the

@@ -308,8 +308,8 @@ impl BowlingBallParams {
 ///
 /// This is the centroidal Newton–Euler form. The thesis writes eqs 7.4.1–7.4.7 about
 /// the geometric centre (5 velocities, the offset mass coupling translation and
-/// rotation in M); that form is `mbs_alf::penalty::bowling_ball`, which gives the
-/// same motion when its J about the centre is J_c + m(r₀² I − ρρᵀ).
+/// rotation in M); that form is the mbs-alf test fixture `tests/common/bowling_ball.rs`,
+/// which gives the same motion when its J about the centre is J_c + m(r₀² I − ρρᵀ).
 pub fn bowling_ball(p: &BowlingBallParams) -> Result<Model, ModelError> {
     let name = if p.offset == 0.0 {
         "bowling-ball"

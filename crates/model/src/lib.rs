@@ -9,6 +9,7 @@
 //! binary [`AssemblyTree`] of the divide-and-conquer front-ends).
 
 pub mod body;
+pub mod body_coords;
 pub mod builder;
 pub mod driver;
 pub mod error;

@@ -108,7 +108,7 @@ fn table1(ctx: &mut Ctx, s: &mut Suite) {
     table1_findings(s, &runs, &rows);
     let floor = |g: f64| {
         100.0
-            * mbs::alf::analytic::MinimalDoublePendulum {
+            * crate::analytic::MinimalDoublePendulum {
                 mass: 1.0,
                 length: 1.0,
                 g,

@@ -409,14 +409,14 @@ fn penalty_vs_baumgarte(
 
 /// Sec 7.4, Fig 7.4.7: two-stage staggered (h = 0.15, 0.2) vs plain central difference
 /// with the lagged velocity (h = 0.2), in the thesis' geometric-centre formulation
-/// (`mbs::alf::penalty::bowling_ball`, always 40 s: it is cheap) and in the centroidal
+/// (the fixture `crates/alf/tests/common/bowling_ball.rs`, always 40 s: it is cheap) and in the centroidal
 /// `penalty` model.
 fn bowling_ball(
     ctx: &mut Ctx,
     s: &mut Suite,
     data: &mut serde_json::Map<String, serde_json::Value>,
 ) {
-    use mbs::alf::penalty::bowling_ball::{BowlingBallData, Scheme, simulate_sampled};
+    use crate::bowling_ball::{BowlingBallData, Scheme, simulate_sampled};
 
     const T_END: f64 = 40.0;
     const LIMIT: f64 = 1e3;

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use mbs_formulation::drive::{integrate_ode, integrate_partitioned};
 use mbs_formulation::params::{self, Key, Params, Preset};
-use mbs_formulation::runner::qdd_from_omega_dot;
+use mbs_formulation::qdd_from_omega_dot;
 use mbs_formulation::{
     DivergenceCheck, Formulation, FormulationError, OdeFormulation, RunSpec, RunStats, Runner,
     Sample, StepCheck,

@@ -14,6 +14,7 @@ use std::sync::Arc;
 use mbs_constraints::{ConstraintError, ConstraintSource, SystemLayout, Workspace};
 use mbs_kinematics::euler_params::pdot_from_omega_body;
 use mbs_kinematics::implicit_update::midpoint_update_body;
+use mbs_model::body_coords::{euler_params_range, q_range, v_range};
 use mbs_model::{Layout, Model, State, StateView};
 use nalgebra::{Matrix3, Vector3, Vector4};
 
@@ -150,7 +151,7 @@ impl Core {
     /// y ← M⁻¹ y, body by body: 1/m on ṙ, L⁻ᵀ L⁻¹ on ω'.
     pub fn minv_in_place(&self, y: &mut [f64]) {
         for b in 0..self.n_bodies() {
-            let s = &mut y[6 * b..6 * b + 6];
+            let s = &mut y[v_range(b)];
             for k in 0..3 {
                 s[k] *= self.inv_mass[b];
             }
@@ -206,8 +207,8 @@ impl Core {
     /// midpoint Euler-parameter update p⁺ = p ⊗ c(ω', h) (thesis eqs 5.5.4.4–5.5.4.7).
     pub fn advance_positions(&self, x: &[f64], v: &[f64], h: f64, out: &mut [f64]) {
         for b in 0..self.n_bodies() {
-            let (xb, vb) = (&x[7 * b..7 * b + 7], &v[6 * b..6 * b + 6]);
-            let ob = &mut out[7 * b..7 * b + 7];
+            let (xb, vb) = (&x[q_range(b)], &v[v_range(b)]);
+            let ob = &mut out[q_range(b)];
             for k in 0..3 {
                 ob[k] = xb[k] + h * vb[k];
             }
@@ -221,8 +222,8 @@ impl Core {
     /// ẋ = [ṙ, ṗ] with ṗ = ½ Gᵀ(p) ω' (thesis eq 2.8.7), for the ODE forms.
     pub fn position_rates(&self, x: &[f64], v: &[f64], out: &mut [f64]) {
         for b in 0..self.n_bodies() {
-            let (xb, vb) = (&x[7 * b..7 * b + 7], &v[6 * b..6 * b + 6]);
-            let ob = &mut out[7 * b..7 * b + 7];
+            let (xb, vb) = (&x[q_range(b)], &v[v_range(b)]);
+            let ob = &mut out[q_range(b)];
             ob[..3].copy_from_slice(&vb[..3]);
             let p = Vector4::new(xb[3], xb[4], xb[5], xb[6]);
             let pd = pdot_from_omega_body(&p, &Vector3::new(vb[3], vb[4], vb[5]));
@@ -234,7 +235,7 @@ impl Core {
     pub fn normalize_euler_params(&self, x: &mut [f64]) -> bool {
         let mut changed = false;
         for b in 0..self.n_bodies() {
-            let p = &mut x[7 * b + 3..7 * b + 7];
+            let p = &mut x[euler_params_range(b)];
             let n = p.iter().map(|v| v * v).sum::<f64>().sqrt();
             if n > 0.0 && n != 1.0 {
                 p.iter_mut().for_each(|v| *v /= n);

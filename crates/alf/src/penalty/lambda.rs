@@ -271,7 +271,7 @@ impl LambdaSolver {
                     })?;
                 for i in 0..m {
                     for body in 0..core.n_bodies() {
-                        let c = 6 * body;
+                        let c = mbs_model::body_coords::v_range(body).start;
                         let sm = core.inv_mass[body].sqrt();
                         for k in 0..3 {
                             gt[(c + k, i)] = sm * b[(i, c + k)];

@@ -94,7 +94,6 @@
 //! with PCG without preconditioner (`tests/penalty_no_alloc.rs`); with the diagonal
 //! or scaled preconditioner `mbs_linalg::pcg::PcgSolver::refresh_preconditioner`
 //! (called once per solve, since B changes) allocates its scratch.
-pub mod bowling_ball;
 pub(crate) mod core;
 pub(crate) mod lambda;
 mod ode;

@@ -51,8 +51,11 @@ use mbs_linalg::Par;
 use mbs_linalg::nullspace::{
     NullSpaceMethod, NullSpaceParams, NullSpaceWorkspace, null_space_into,
 };
+use mbs_model::body_coords::{
+    angular, euler_params, euler_params_range, linear, linear_range, position, position_range,
+};
 use mbs_model::{Layout, Model, State, StateView};
-use nalgebra::{DMatrix, DVector, DVectorView, Vector3, Vector4};
+use nalgebra::{DMatrix, DVector, DVectorView};
 
 use crate::basis::{min_norm_solve_into, particular_into};
 use crate::complement::system_error;
@@ -432,8 +435,8 @@ impl NaturalPartitioning {
         confirm_crossing(r, s, 32, |f| {
             let mut qs: Vec<f64> = q0.iter().zip(q).map(|(a, b)| a + f * (b - a)).collect();
             for b in 0..nb {
-                let p = Vector4::from_column_slice(&qs[7 * b + 3..7 * b + 7]).normalize();
-                qs[7 * b + 3..7 * b + 7].copy_from_slice(p.as_slice());
+                let p = euler_params(&qs, b).normalize();
+                qs[euler_params_range(b)].copy_from_slice(p.as_slice());
             }
             let vs: Vec<f64> = v0.iter().zip(v).map(|(a, b)| a + f * (b - a)).collect();
             self.cut_k(cm, t, &qs, &vs)?;
@@ -785,15 +788,15 @@ impl NaturalPartitioning {
                     self.params.rank_tol,
                     &mut w.nr_pos,
                 );
-                let d = &w.nr_pos.x;
+                let d = w.nr_pos.x.as_slice();
                 for b in 0..self.model.n_bodies() {
-                    for c in 0..3 {
-                        q[7 * b + c] -= d[6 * b + c];
+                    for (qi, di) in q[position_range(b)].iter_mut().zip(&d[linear_range(b)]) {
+                        *qi -= di;
                     }
-                    let p = Vector4::new(q[7 * b + 3], q[7 * b + 4], q[7 * b + 5], q[7 * b + 6]);
-                    let dphi = -Vector3::new(d[6 * b + 3], d[6 * b + 4], d[6 * b + 5]);
+                    let p = euler_params(q, b);
+                    let dphi = -angular(d, b);
                     let pn = normalize(&product(&p, &from_rotation_vector(&dphi)));
-                    q[7 * b + 3..7 * b + 7].copy_from_slice(pn.as_slice());
+                    q[euler_params_range(b)].copy_from_slice(pn.as_slice());
                 }
                 iterations += 1;
                 self.eval_positions(t, q, v)?;
@@ -875,11 +878,9 @@ impl OdeSystem for NaturalPartitioning {
         let (q, v) = y.split_at(n);
         let (dq, dv) = dydt.split_at_mut(n);
         for b in 0..self.model.n_bodies() {
-            dq[7 * b..7 * b + 3].copy_from_slice(&v[6 * b..6 * b + 3]);
-            let p = Vector4::new(q[7 * b + 3], q[7 * b + 4], q[7 * b + 5], q[7 * b + 6]);
-            let w = Vector3::new(v[6 * b + 3], v[6 * b + 4], v[6 * b + 5]);
-            let pd = 0.5 * g_matrix(&p).transpose() * w;
-            dq[7 * b + 3..7 * b + 7].copy_from_slice(pd.as_slice());
+            dq[position_range(b)].copy_from_slice(&v[linear_range(b)]);
+            let pd = 0.5 * g_matrix(&euler_params(q, b)).transpose() * angular(v, b);
+            dq[euler_params_range(b)].copy_from_slice(pd.as_slice());
         }
         self.accelerations(t, q, v, dv).map_err(system_error)
     }
@@ -920,13 +921,10 @@ impl PartitionedSystem for NaturalPartitioning {
         x_out: &mut [f64],
     ) -> Result<(), SystemError> {
         for b in 0..self.model.n_bodies() {
-            for c in 0..3 {
-                x_out[7 * b + c] = x[7 * b + c] + h * v_half[6 * b + c];
-            }
-            let p = Vector4::new(x[7 * b + 3], x[7 * b + 4], x[7 * b + 5], x[7 * b + 6]);
-            let w = Vector3::new(v_half[6 * b + 3], v_half[6 * b + 4], v_half[6 * b + 5]);
-            let pn = midpoint_update_body(&p, &w, h);
-            x_out[7 * b + 3..7 * b + 7].copy_from_slice(pn.as_slice());
+            let (r, rd) = (position(x, b), linear(v_half, b));
+            x_out[position_range(b)].copy_from_slice((r + h * rd).as_slice());
+            let pn = midpoint_update_body(&euler_params(x, b), &angular(v_half, b), h);
+            x_out[euler_params_range(b)].copy_from_slice(pn.as_slice());
         }
         Ok(())
     }

@@ -385,26 +385,8 @@ fn split(
     Ok(())
 }
 
-/// Builds A_g, ü_p,g, A_gᵀM_gA_g and A_gᵀ(F_g − M_g ü_p,g) of one branch
-/// (allocating form of [`build_branch_into`]).
-#[allow(clippy::too_many_arguments)]
-pub fn build_branch(
-    t: f64,
-    model: &Model,
-    ws: &Workspace,
-    sys: &SystemLayout,
-    branch: &Branch,
-    gamma_bar: &DVector<f64>,
-    forces: &DVector<f64>,
-    tol: f64,
-) -> Result<BranchSystem, ComplementError> {
-    let mut out = BranchSystem::new(branch, sys);
-    build_branch_into(t, model, ws, sys, branch, gamma_bar, forces, tol, &mut out)?;
-    Ok(out)
-}
-
-/// [`build_branch`] into storage made by [`BranchSystem::new`] for the same
-/// branch; allocation-free (except for the message of an error).
+/// Builds A_g, ü_p,g, A_gᵀM_gA_g and A_gᵀ(F_g − M_g ü_p,g) of one branch into
+/// storage made by [`BranchSystem::new`] for the same branch; allocation-free (except for the message of an error).
 #[allow(clippy::too_many_arguments)]
 pub fn build_branch_into(
     t: f64,
@@ -473,7 +455,8 @@ pub fn build_branch_into(
             out.mab.column_mut(c).copy_from(&col);
         }
         out.mass.gemm_tr(1.0, &ab, &out.mab, 1.0);
-        let fb = forces.fixed_rows::<6>(6 * b) - mb * udd_p.fixed_rows::<6>(6 * l);
+        let fb = forces.fixed_rows::<6>(mbs_model::body_coords::v_range(b).start)
+            - mb * udd_p.fixed_rows::<6>(6 * l);
         out.rhs.gemv_tr(1.0, &ab, &fb, 1.0);
     }
     Ok(())

@@ -1,6 +1,8 @@
 //! Shared helpers of the integration tests.
 #![allow(dead_code)]
 
+pub mod strut;
+
 use mbs_kinematics::EulerSequence;
 use mbs_kinematics::euler_angles::{from_euler_params, rate_matrix_body, rate_matrix_body_dot};
 use mbs_kinematics::euler_params::{

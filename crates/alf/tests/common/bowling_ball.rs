@@ -4,7 +4,7 @@
 //! plain central difference with the lagged velocity ωⁿ ≈ ω^{n−½}
 //! (`mbs_integrators::CentralDifference`, eqs 7.4.12–7.4.13).
 //!
-//! The general [`super::PenaltySystem`] integrates the same ball in the centroidal
+//! The general `mbs_alf::PenaltySystem` integrates the same ball in the centroidal
 //! Newton–Euler form of `mbs-constraints` (6 velocities per body, the contact
 //! height as a constraint row); this module reproduces the thesis' own 5-velocity
 //! form instead, where the offset mass centre couples translation and rotation in
@@ -52,7 +52,7 @@
 //! sin x − y, the sign used here — only the sign of λ₃ depends on it). Ḃu̇ = 0 for
 //! rows 1–2 (d/dt(A ω') = A ω̇' since ω̃'ω' = 0) and −sin x ẋ² for row 3.
 //!
-//! Penalty constraint forces, as in [`super::PenaltySystem`] (eq 5.3.3 for the
+//! Penalty constraint forces, as in `mbs_alf::PenaltySystem` (eq 5.3.3 for the
 //! nonholonomic rows, eq 5.3.7 for the holonomic one), solved at each station by
 //! eq 5.5.5.2 over ϱ = h/2 with u̇ⁿ the previous station's velocity and B, F at the new
 //! station:
@@ -71,7 +71,7 @@
 //!   following `accelerations` call with F at the station's own velocity (no lag).
 //! - [`Scheme::CentralDifference`]: `CentralDifference` drives it; each acceleration
 //!   evaluation, at the lagged velocity v^{n−½} (eq 7.4.13), first solves eq 5.5.5.2
-//!   with u̇ⁿ ≈ v^{n−½} (the same wiring as [`super::OneStagePenalty`]).
+//!   with u̇ⁿ ≈ v^{n−½} (the same wiring as `mbs_alf::OneStagePenalty`).
 //!
 //! # Measured (`tests/bowling_ball.rs`, offset ball, 40 s)
 //!

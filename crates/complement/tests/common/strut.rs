@@ -6,11 +6,11 @@
 //!
 //! Documented exceptions: none. Every method (Wang–Huston included: with Euler
 //! parameters it runs on the equivalent augmented mass matrix of
-//! [`crate::dynamics`]) × stabilization × tolerance completes the 10 s on both
+//! `mbs_complement`'s dynamics) × stabilization × tolerance completes the 10 s on both
 //! struts in both coordinate sets (Euler angles ZYX: the struts' bodies are far
 //! from that sequence's gimbal lock; ZXZ, the paper's choice, is singular at the
 //! struts' initial orientations, whose body z axes are vertical, and is rejected
-//! with [`crate::ComplementError::GimbalLock`]).
+//! with `ComplementError::GimbalLock`).
 
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -20,9 +20,9 @@ use mbs_integrators::{EmbeddedRk, Info, Observer, RkParams};
 use mbs_linalg::nullspace::NullSpaceMethod;
 use mbs_model::Model;
 
-use crate::coords::{Evaluator, Level};
-use crate::params::{ComplementParams, Coordinates, Stabilization};
-use crate::{Complement, ComplementStats};
+use mbs_complement::{
+    Complement, ComplementParams, ComplementStats, Coordinates, Evaluator, Level, Stabilization,
+};
 
 /// The paper's tolerances (AbsTol = RelTol).
 pub const PAPER_TOLERANCES: [f64; 4] = [1e-10, 1e-8, 1e-6, 1e-3];

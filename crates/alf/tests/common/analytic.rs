@@ -4,8 +4,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use crate::descriptor::{Descriptor, DescriptorData, Level};
-use crate::error::AlfError;
+use mbs_alf::{AlfError, Descriptor, DescriptorData, Level};
 
 /// The Cartesian pendulum of Brenan–Campbell–Petzold used in Bayo–Ledesma's
 /// second example (Table 2): a point of mass m on a massless rod of length L in the

@@ -8,9 +8,7 @@ use mbs_constraints::{SystemLayout, Workspace};
 use mbs_integrators::{EmbeddedRk, RkParams as Params};
 use mbs_model::{Layout, Model};
 
-use crate::error::HdcaError;
-use crate::hdca::Hdca;
-use crate::params::HdcaParams;
+use mbs_hdca::{Hdca, HdcaError, HdcaParams};
 
 /// Result of [`run_report`].
 #[derive(Clone, Debug, PartialEq)]
