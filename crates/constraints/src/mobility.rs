@@ -1,9 +1,13 @@
 //! Rank-based mobility and redundant-constraint count at a state, from the singular
 //! values of Φ_q in the [ṙ, ω'] layout (no normalization rows), and Grübler's count.
 //!
-//! - Grübler: 6n − (holonomic rows);
-//! - mobility (finite degrees of freedom): 6n − rank(holonomic rows of Φ_q);
-//! - velocity degrees of freedom: 6n − rank(Φ_q) (nonholonomic rows included);
+//! With F = Σ fᵢ the free degrees of freedom of the bodies (fᵢ = 6, or 3 for a point
+//! mass, whose rotation is not a degree of freedom of the mechanism: nothing acts on
+//! it, so its columns of Φ_q are zero and do not change the rank):
+//!
+//! - Grübler: F − (holonomic rows);
+//! - mobility (finite degrees of freedom): F − rank(holonomic rows of Φ_q);
+//! - velocity degrees of freedom: F − rank(Φ_q) (nonholonomic rows included);
 //! - redundant rows: rows − rank(Φ_q).
 //!
 //! A singular value σ counts toward the rank when σ > tol · max(1, σ_max).
@@ -28,13 +32,15 @@ pub struct Mobility {
     pub rank: usize,
     /// Rank of the holonomic rows of Φ_q.
     pub rank_holonomic: usize,
-    /// 6n − rank(holonomic rows).
+    /// Free degrees of freedom F of the bodies: 6 per body, 3 per point mass.
+    pub free_dof: usize,
+    /// F − rank(holonomic rows).
     pub mobility: i64,
-    /// 6n − rank(Φ_q).
+    /// F − rank(Φ_q).
     pub velocity_dof: i64,
     /// rows − rank(Φ_q).
     pub redundant: usize,
-    /// Grübler's count 6n − holonomic rows.
+    /// Grübler's count F − holonomic rows.
     pub grubler: i64,
     /// The holonomic rows that depend on earlier rows ([`dependent_rows`] with the
     /// rank's relative tolerance) and the joint or driver each belongs
@@ -102,9 +108,11 @@ pub fn mobility_with(
     let nh = sys.n_holonomic();
     let r_all = rank(&jac, tol);
     let r_hol = rank(&jac.rows(0, nh).into_owned(), tol);
-    let n6 = 6 * sys.n_bodies() as i64;
+    let free_dof: usize = model.bodies().iter().map(|b| b.free_dof()).sum();
+    let n6 = free_dof as i64;
     Ok(Mobility {
         n_bodies: sys.n_bodies(),
+        free_dof,
         rows: sys.n_rows(),
         holonomic_rows: nh,
         rank: r_all,

@@ -34,11 +34,14 @@ pub struct CheckReport {
     pub loops: usize,
     /// Connected components of the body–joint graph not attached to ground.
     pub floating_components: usize,
-    /// Grübler–Kutzbach mobility 6 n − (holonomic rows).
+    /// Point masses among the bodies (3 degrees of freedom each, not 6).
+    pub point_masses: usize,
+    /// Grübler–Kutzbach mobility F − (holonomic rows), F = 6 per body, 3 per point
+    /// mass.
     pub grubler_mobility: i64,
     /// Rank of the holonomic Jacobian at the initial state, if computed.
     pub jacobian_rank: Option<usize>,
-    /// Mobility 6 n − rank(Φ_q), if computed.
+    /// Mobility F − rank(Φ_q), if computed.
     pub rank_mobility: Option<i64>,
     /// Redundant constraint equations, rows − rank, if computed.
     pub redundant: Option<usize>,
@@ -82,6 +85,8 @@ impl CheckReport {
 /// ```
 pub fn check(model: &Model) -> CheckReport {
     let n = model.n_bodies();
+    let point_masses = model.bodies().iter().filter(|b| b.point_mass).count();
+    let free_dof: i64 = model.bodies().iter().map(|b| b.free_dof() as i64).sum();
     let holonomic: usize = model
         .joints()
         .iter()
@@ -137,6 +142,11 @@ pub fn check(model: &Model) -> CheckReport {
             roots.len()
         ));
     }
+    if point_masses > 0 {
+        notes.push(format!(
+            "{point_masses} point mass(es): 3 degrees of freedom each (their rotation is not a degree of freedom)"
+        ));
+    }
     if m.phi.is_nan() {
         notes.push("the constraints could not be evaluated at the initial state".into());
     }
@@ -167,9 +177,10 @@ pub fn check(model: &Model) -> CheckReport {
         nonholonomic_rows: nonholonomic,
         loops,
         floating_components: roots.len(),
-        grubler_mobility: 6 * n as i64 - holonomic as i64,
+        point_masses,
+        grubler_mobility: free_dof - holonomic as i64,
         jacobian_rank: rank,
-        rank_mobility: rank.map(|r| 6 * n as i64 - r as i64),
+        rank_mobility: rank.map(|r| free_dof - r as i64),
         redundant,
         redundant_constraints,
         initial_phi: m.phi,
@@ -212,7 +223,15 @@ impl fmt::Display for CheckReport {
             }
         };
         writeln!(f, "model `{}`: valid", self.model)?;
-        writeln!(f, "  bodies               {}", self.bodies)?;
+        if self.point_masses > 0 {
+            writeln!(
+                f,
+                "  bodies               {} ({} point masses)",
+                self.bodies, self.point_masses
+            )?;
+        } else {
+            writeln!(f, "  bodies               {}", self.bodies)?;
+        }
         writeln!(f, "  joints               {}", self.joints)?;
         writeln!(f, "  drivers              {}", self.drivers)?;
         writeln!(f, "  force elements       {}", self.forces)?;

@@ -36,6 +36,7 @@ pub use mbs_kinematics as kinematics;
 pub use mbs_linalg as linalg;
 pub use mbs_mechanisms as mechanisms;
 pub use mbs_model as model;
+pub use mbs_planar as planar;
 
 pub mod animate;
 pub mod check;

@@ -24,6 +24,7 @@ pub fn methods() -> &'static [MethodEntry] {
             entries::<mbs_hdca::HdcaParams>(),
             entries::<mbs_complement::NaturalParams>(),
             entries::<mbs_complement::ComplementParams>(),
+            entries::<mbs_planar::PlanarParams>(),
         ]
         .into_iter()
         .flatten()

@@ -31,6 +31,11 @@ pub struct Body {
     /// Density ρ (kg/m³) of the shapes that give none of their own.
     #[serde(default)]
     pub density: Option<f64>,
+    /// A point mass: only `mass` is physical, `inertia` is nominal (see
+    /// [`Body::point_mass`]) and validation refuses every element that would make the
+    /// body's rotation matter.
+    #[serde(default)]
+    pub point_mass: bool,
 }
 
 /// Pose and velocity of a body at the initial time, in the global frame.
@@ -67,7 +72,39 @@ impl Body {
             initial: BodyInitial::default(),
             shapes: Vec::new(),
             density: None,
+            point_mass: false,
         }
+    }
+
+    /// A point mass `mass` at rest at the origin, with the nominal inertia
+    /// [`nominal_point_inertia`] m·(1 m)²·I.
+    ///
+    /// A point mass has no rotational inertia, but the formulations invert every
+    /// body's mass matrix diag(m I, J′) and carry three rotational coordinates per
+    /// body. When nothing constrains or drives the rotation of the body (its markers
+    /// at its centre, no joint axis, torque or marker-frame load on it, no initial
+    /// ω — all checked by validation), Euler's equations J′ω̇′ + ω̃′J′ω′ = 0 with
+    /// ω′(0) = 0 keep ω = 0 for every positive definite J′: the rotation is
+    /// decoupled from the motion of the centre of mass, and any nominal J′ gives the
+    /// same trajectory. The body then counts 3 degrees of freedom, not 6.
+    ///
+    /// ```
+    /// use mbs_model::Body;
+    /// let bob = Body::point_mass("bob", 2.0);
+    /// assert!(bob.point_mass);
+    /// assert_eq!(bob.inertia[(1, 1)], 2.0);
+    /// ```
+    pub fn point_mass(name: impl Into<String>, mass: f64) -> Self {
+        Self {
+            point_mass: true,
+            ..Self::new(name, mass, nominal_point_inertia(mass))
+        }
+    }
+
+    /// Degrees of freedom of the body when free: 3 for a point mass (its rotation is
+    /// not a degree of freedom of the mechanism), else 6.
+    pub fn free_dof(&self) -> usize {
+        if self.point_mass { 3 } else { 6 }
     }
 
     /// A body whose mass and centroidal inertia are those of `shapes` with their
@@ -98,6 +135,14 @@ impl Body {
             initial: BodyInitial::default(),
             shapes,
             density,
+            point_mass: false,
         })
     }
+}
+
+/// The nominal inertia m·(1 m)²·I given to a point mass of mass m (kg·m²): isotropic,
+/// so that the gyroscopic term ω̃′J′ω′ vanishes identically, and of the order of the
+/// mass so that the mass matrix is well scaled. See [`Body::point_mass`].
+pub fn nominal_point_inertia(mass: f64) -> Matrix3<f64> {
+    Matrix3::from_diagonal_element(mass)
 }

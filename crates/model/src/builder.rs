@@ -55,6 +55,12 @@ impl ModelBuilder {
         self.add_body(Body::new(name, mass, inertia))
     }
 
+    /// Adds a point mass at rest at the origin ([`Body::point_mass`]: mass only, a
+    /// nominal inertia, its rotation irrelevant); returns its id.
+    pub fn point_mass(&mut self, name: impl Into<String>, mass: f64) -> BodyId {
+        self.add_body(Body::point_mass(name, mass))
+    }
+
     /// Adds a fully specified body; returns its id.
     pub fn add_body(&mut self, body: Body) -> BodyId {
         self.parts.bodies.push(body);

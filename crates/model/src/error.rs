@@ -95,6 +95,17 @@ pub enum ModelError {
         /// Why.
         reason: String,
     },
+    /// An element that would make the rotation of a point mass matter (a joint axis,
+    /// a torque, a marker off its centre, …): a point mass has no rotation.
+    #[error("body `{body}` is a point mass and has no rotation: {element} {reason}")]
+    PointMassRotation {
+        /// The point mass.
+        body: String,
+        /// The offending element, e.g. "joint `hinge` (revolute)".
+        element: String,
+        /// What would use the rotation.
+        reason: String,
+    },
     /// A model file could not be parsed (malformed syntax, a missing or unknown field,
     /// a value of the wrong type).
     #[error("{format} model file{}: {message}", position(*line, *column))]

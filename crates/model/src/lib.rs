@@ -26,9 +26,10 @@ pub mod state;
 pub mod time_function;
 pub mod topology;
 pub mod validate;
+mod validate_point_mass;
 mod validate_shapes;
 
-pub use body::{Body, BodyInitial};
+pub use body::{Body, BodyInitial, nominal_point_inertia};
 pub use builder::ModelBuilder;
 pub use driver::{Driver, DriverKind};
 pub use error::ModelError;

@@ -49,7 +49,7 @@ pub fn validate(parts: &ModelParts) -> Result<(), ModelError> {
     for f in &parts.forces {
         validate_force(parts, f)?;
     }
-    Ok(())
+    crate::validate_point_mass::validate_point_masses(parts)
 }
 
 fn unique<'a>(kind: &'static str, names: impl Iterator<Item = &'a str>) -> Result<(), ModelError> {

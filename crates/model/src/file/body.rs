@@ -6,7 +6,7 @@ use nalgebra::{Matrix3, Vector3, Vector4};
 
 use super::convert::{a3, from_rows, to_rows, v3};
 use super::spec::{BodyOrigin, BodySpec, InertiaSpec, OrientationSpec, ShapeKind, ShapeSpec};
-use crate::body::{Body, BodyInitial};
+use crate::body::{Body, BodyInitial, nominal_point_inertia};
 use crate::error::ModelError;
 use crate::marker::frame_from_z;
 use crate::mass_properties::{from_densities, of_shapes};
@@ -31,6 +31,7 @@ pub(super) fn body_from_spec(b: &BodySpec) -> Result<(Body, Vector3<f64>), Model
         .collect::<Result<Vec<_>, _>>()?;
     let densities = b.density.is_some() || shapes.iter().any(|s| s.density.is_some());
     let (mass, inertia, c) = match (b.mass, &b.inertia) {
+        _ if b.point_mass => point_mass_from_spec(b, densities).map_err(unsupported)?,
         (Some(_), Some(_)) if densities => {
             return Err(unsupported(
                 "gives `mass` and `inertia` and a density: give one or the other (densities compute mass and inertia from the shapes)",
@@ -106,9 +107,35 @@ pub(super) fn body_from_spec(b: &BodySpec) -> Result<(Body, Vector3<f64>), Model
             },
             shapes,
             density: b.density,
+            point_mass: b.point_mass,
         },
         c,
     ))
+}
+
+/// Mass, nominal inertia and (zero) centre-of-mass offset of a point mass, or why the
+/// fields given do not describe one.
+fn point_mass_from_spec(
+    b: &BodySpec,
+    densities: bool,
+) -> Result<(f64, Matrix3<f64>, Vector3<f64>), &'static str> {
+    if b.inertia.is_some() {
+        return Err(
+            "is a `point_mass` and gives `inertia`: a point mass has mass only (a nominal inertia is used)",
+        );
+    }
+    if densities {
+        return Err("is a `point_mass` and gives a density: give its `mass`");
+    }
+    if b.origin != BodyOrigin::CentreOfMass || b.centre_of_mass.is_some() {
+        return Err(
+            "is a `point_mass`: its `position` is the point itself (no `origin` or `centre_of_mass`)",
+        );
+    }
+    match b.mass {
+        Some(m) => Ok((m, nominal_point_inertia(m), Vector3::zeros())),
+        None => Err("is a `point_mass` and needs a `mass`"),
+    }
 }
 
 fn orientation_from_spec(element: &str, o: &OrientationSpec) -> Result<Vector4<f64>, ModelError> {
@@ -227,7 +254,9 @@ fn shape_from_spec(body: &str, i: usize, s: &ShapeSpec) -> Result<Shape, ModelEr
 /// recomputed on reading, bit for bit), else mass and inertia.
 pub(super) fn body_to_spec(b: &Body) -> BodySpec {
     let p = &b.initial.orientation;
-    let (mass, inertia) = if from_densities(b) {
+    let (mass, inertia) = if b.point_mass {
+        (Some(b.mass), None)
+    } else if from_densities(b) {
         (None, None)
     } else {
         let j = &b.inertia;
@@ -242,6 +271,7 @@ pub(super) fn body_to_spec(b: &Body) -> BodySpec {
     BodySpec {
         name: b.name.clone(),
         mass,
+        point_mass: b.point_mass,
         inertia,
         density: b.density,
         origin: BodyOrigin::CentreOfMass,

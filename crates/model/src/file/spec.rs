@@ -23,6 +23,10 @@ pub(crate) fn is_zero3(v: &Vec3) -> bool {
     v.iter().all(|x| *x == 0.0)
 }
 
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
 fn is_global(f: &LoadFrame) -> bool {
     *f == LoadFrame::Global
 }
@@ -59,6 +63,9 @@ pub(crate) struct BodySpec {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mass: Option<f64>,
+    /// A point mass: `mass` only, no `inertia` (a nominal one is used).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub point_mass: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inertia: Option<InertiaSpec>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
