@@ -12,7 +12,7 @@ use mbs_alf::{
 };
 use mbs_formulation::drive::{integrate_ode, newton};
 use mbs_formulation::params::{self, Key, Params, Preset};
-use mbs_formulation::runner::qdd_from_omega_dot;
+use mbs_formulation::qdd_from_omega_dot;
 use mbs_formulation::{
     Formulation, FormulationError, OdeFormulation, RunSpec, RunStats, Runner, SAMPLE_LAYOUT,
     Sample, StepCheck,
@@ -166,7 +166,7 @@ impl OdeFormulation for PlanarRun {
         }
         let mut y0 = q;
         y0.extend_from_slice(&v);
-        Ok((y0, mbs_formulation::runner::finite_check()))
+        Ok((y0, mbs_formulation::finite_check()))
     }
 
     fn integrate<O: Observer>(
