@@ -133,7 +133,9 @@ impl Guard {
     /// The passes near singular configurations seen so far.
     pub(crate) fn singular_passes(&self) -> Vec<SingularPass> {
         self.singular.as_ref().map_or_else(Vec::new, |w| {
-            w.passes.iter().chain(w.current.iter()).cloned().collect()
+            let mut passes = w.passes.clone();
+            passes.extend(w.current.as_ref().map(|c| c.pass(&w.names)));
+            passes
         })
     }
 
@@ -217,9 +219,50 @@ struct SingularWatch {
     /// Passes below [`SINGULAR_RATIO`] (one per excursion, at its deepest sample).
     passes: Vec<SingularPass>,
     /// The deepest sample of the current excursion below the ratio.
-    current: Option<SingularPass>,
-    /// The smallest ratio seen at all.
-    smallest: Option<SingularPass>,
+    current: Option<Deepest>,
+}
+
+/// The deepest sample of an excursion below [`SINGULAR_RATIO`]: its Φ_q, kept until
+/// the excursion ends so that the singular vectors are computed once per pass.
+#[derive(Debug, Clone)]
+struct Deepest {
+    t: f64,
+    ratio: f64,
+    /// Index of σ_r among the singular values.
+    k: usize,
+    jac: DMatrix<f64>,
+}
+
+impl Deepest {
+    /// The pass, with the joints of the largest shares of σ_r's left singular vector.
+    fn pass(&self, names: &[String]) -> SingularPass {
+        let svd = self.jac.clone().svd(true, false);
+        let k = SingularWatch::rank_index(&svd.singular_values, self.ratio, self.k);
+        let u = svd.u.as_ref().map(|u| u.column(k).into_owned());
+        let mut share: Vec<(f64, &str)> = u
+            .map(|u| {
+                u.iter()
+                    .zip(names)
+                    .map(|(x, n)| (x * x, n.as_str()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        share.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let mut joints: Vec<String> = Vec::new();
+        for (w, n) in share {
+            if w < 0.05 || joints.len() >= 4 {
+                break;
+            }
+            if !joints.iter().any(|j| j == n) {
+                joints.push(n.to_string());
+            }
+        }
+        SingularPass {
+            t: self.t,
+            ratio: self.ratio,
+            joints,
+        }
+    }
 }
 
 impl SingularWatch {
@@ -243,7 +286,6 @@ impl SingularWatch {
             rank: None,
             passes: Vec::new(),
             current: None,
-            smallest: None,
         }
     }
 
@@ -251,50 +293,23 @@ impl SingularWatch {
         let Some(jac) = self.holonomic_jacobian(s) else {
             return;
         };
-        // the singular values only: the left singular vectors (twice the work at
-        // 64 bodies) are computed below for the samples that record a pass
+        // the singular values only; the left singular vectors that name the joints
+        // are computed once per recorded pass (`Deepest::pass`)
         let Some((k, ratio)) = self.smallest_kept(&jac.clone().svd(false, false).singular_values)
         else {
             return;
         };
-        let names = &self.names;
-        let pass = || {
-            let svd = jac.clone().svd(true, false);
-            let k = Self::rank_index(&svd.singular_values, ratio, k);
-            let u = svd.u.as_ref().map(|u| u.column(k).into_owned());
-            let mut share: Vec<(f64, &str)> = u
-                .map(|u| {
-                    u.iter()
-                        .zip(names)
-                        .map(|(x, n)| (x * x, n.as_str()))
-                        .collect()
-                })
-                .unwrap_or_default();
-            share.sort_by(|a, b| b.0.total_cmp(&a.0));
-            let mut joints: Vec<String> = Vec::new();
-            for (w, n) in share {
-                if w < 0.05 || joints.len() >= 4 {
-                    break;
-                }
-                if !joints.iter().any(|j| j == n) {
-                    joints.push(n.to_string());
-                }
-            }
-            SingularPass {
-                t: s.t,
-                ratio,
-                joints,
-            }
-        };
-        if self.smallest.as_ref().is_none_or(|p| ratio < p.ratio) {
-            self.smallest = Some(pass());
-        }
         if ratio < SINGULAR_RATIO {
             if self.current.as_ref().is_none_or(|p| ratio < p.ratio) {
-                self.current = Some(pass());
+                self.current = Some(Deepest {
+                    t: s.t,
+                    ratio,
+                    k,
+                    jac,
+                });
             }
         } else if let Some(p) = self.current.take() {
-            self.passes.push(p);
+            self.passes.push(p.pass(&self.names));
         }
     }
 
@@ -342,9 +357,10 @@ impl SingularWatch {
 
     /// The closest approach to a singular configuration so far, if below the ratio.
     fn closest(&self) -> Option<SingularPass> {
+        let current = self.current.as_ref().map(|c| c.pass(&self.names));
         self.passes
             .iter()
-            .chain(self.current.iter())
+            .chain(current.iter())
             .min_by(|a, b| a.ratio.total_cmp(&b.ratio))
             .cloned()
     }
