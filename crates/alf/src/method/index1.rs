@@ -117,17 +117,31 @@ pub(crate) fn descriptor_check(
     })
 }
 
+/// The start of a descriptor run: y0 = [q; v] of `spec.initial` in the
+/// [`SAMPLE_LAYOUT`] and the check of every step, with the branch guard where `guarded`
+/// (a run without projections: nothing else holds the branch at a singular
+/// configuration).
+pub(crate) fn descriptor_start(
+    model: &Arc<Model>,
+    family: &'static str,
+    spec: &RunSpec<'_>,
+    guarded: bool,
+) -> (Vec<f64>, StepCheck) {
+    let s0 = spec.initial.to_layout(SAMPLE_LAYOUT);
+    let n = s0.q.len();
+    let mut y0 = s0.q.as_slice().to_vec();
+    y0.extend_from_slice(s0.v.as_slice());
+    let guard = guarded
+        .then(|| BranchGuard::new(model.clone(), family).ok())
+        .flatten();
+    let divergence = DivergenceCheck::new(model, spec.divergence_limit);
+    (y0, descriptor_check(divergence, n, guard))
+}
+
 impl OdeFormulation for Index1Run {
     fn start(&mut self, spec: &RunSpec<'_>) -> Result<(Vec<f64>, StepCheck), FormulationError> {
-        let s0 = spec.initial;
-        let mut y0 = s0.q.as_slice().to_vec();
-        y0.extend_from_slice(s0.v.as_slice());
-        // without projections nothing holds the branch at a singular configuration
-        let guard = (self.project_every == 0)
-            .then(|| BranchGuard::new(self.model.clone(), self.family).ok())
-            .flatten();
-        let divergence = DivergenceCheck::new(&self.model, spec.divergence_limit);
-        Ok((y0, descriptor_check(divergence, self.sys.n(), guard)))
+        let guarded = self.project_every == 0;
+        Ok(descriptor_start(&self.model, self.family, spec, guarded))
     }
 
     fn integrate<O: Observer>(
@@ -159,12 +173,7 @@ impl OdeFormulation for Index1Run {
 
     fn state(&mut self, t: f64, y: &[f64]) -> Result<State, FormulationError> {
         let (q, v) = y.split_at(self.sys.n());
-        Ok(State {
-            layout: SAMPLE_LAYOUT,
-            t,
-            q: DVector::from_column_slice(q),
-            v: DVector::from_column_slice(v),
-        })
+        Ok(super::sample_state(t, q, v))
     }
 
     fn project_sample(&mut self, t: f64, y: &mut [f64]) {

@@ -87,15 +87,6 @@ impl Index3Run {
     }
 }
 
-fn state(t: f64, q: &[f64], v: &[f64]) -> State {
-    State {
-        layout: SAMPLE_LAYOUT,
-        t,
-        q: DVector::from_column_slice(q),
-        v: DVector::from_column_slice(v),
-    }
-}
-
 fn failed(t: f64, e: AlfError) -> FormulationError {
     FormulationError::failed(e.time().unwrap_or(t), e.to_string())
 }
@@ -141,7 +132,7 @@ impl Formulation for Index3Run {
                     a: &[f64],
                     lam: &DVector<f64>,
                     sink: &mut dyn SampleSink| {
-            let mut s = Sample::new(state(t, q, v));
+            let mut s = Sample::new(super::sample_state(t, q, v));
             s.accelerations = Some(DVector::from_column_slice(a));
             s.multipliers = Some(lam.clone());
             sink.sample(s);

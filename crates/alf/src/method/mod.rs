@@ -20,6 +20,16 @@ mod penalty;
 mod sparse_run;
 
 pub use alf_index1::{AlfBackend, AlfIndex1Params};
+
+/// The absolute state of a descriptor run's y = [q; v] (the [`mbs_formulation::SAMPLE_LAYOUT`]).
+fn sample_state(t: f64, q: &[f64], v: &[f64]) -> mbs_model::State {
+    mbs_model::State {
+        layout: mbs_formulation::SAMPLE_LAYOUT,
+        t,
+        q: nalgebra::DVector::from_column_slice(q),
+        v: nalgebra::DVector::from_column_slice(v),
+    }
+}
 pub use lagrange::LagrangeParams;
 pub use penalty::PenaltyMethodParams;
 

@@ -6,15 +6,13 @@ use std::sync::Arc;
 
 use mbs_formulation::drive::{body_state_label, integrate_ode, newton};
 use mbs_formulation::{
-    DivergenceCheck, FormulationError, OdeFormulation, RunSpec, RunStats, SAMPLE_LAYOUT, Sample,
-    StepCheck,
+    FormulationError, OdeFormulation, RunSpec, RunStats, SAMPLE_LAYOUT, Sample, StepCheck,
 };
 use mbs_integrators::{Info, IntegratorChoice, NewtonParams, Observer};
 use mbs_model::{Model, State};
 use nalgebra::DVector;
 
-use super::index1::{body_names, descriptor_check};
-use crate::branch::BranchGuard;
+use super::index1::{body_names, descriptor_start};
 use crate::error::AlfError;
 use crate::params::AlfParams;
 use crate::sparse_alf::SparseAlf;
@@ -50,14 +48,8 @@ impl SparseAlfRun {
 
 impl OdeFormulation for SparseAlfRun {
     fn start(&mut self, spec: &RunSpec<'_>) -> Result<(Vec<f64>, StepCheck), FormulationError> {
-        let s0 = spec.initial.to_layout(SAMPLE_LAYOUT);
-        let mut y0 = s0.q.as_slice().to_vec();
-        y0.extend_from_slice(s0.v.as_slice());
-        // without projections a singular configuration can switch branches: the same
-        // watch as the dense `alf`
-        let guard = BranchGuard::new(self.model.clone(), "alf").ok();
-        let divergence = DivergenceCheck::new(&self.model, spec.divergence_limit);
-        Ok((y0, descriptor_check(divergence, self.sys.n(), guard)))
+        // no projections: the same branch guard as the dense `alf`
+        Ok(descriptor_start(&self.model, "alf", spec, true))
     }
 
     fn integrate<O: Observer>(
@@ -90,12 +82,7 @@ impl OdeFormulation for SparseAlfRun {
 
     fn state(&mut self, t: f64, y: &[f64]) -> Result<State, FormulationError> {
         let (q, v) = y.split_at(self.sys.n());
-        Ok(State {
-            layout: SAMPLE_LAYOUT,
-            t,
-            q: DVector::from_column_slice(q),
-            v: DVector::from_column_slice(v),
-        })
+        Ok(super::sample_state(t, q, v))
     }
 
     fn enrich(&mut self, t: f64, y: &[f64], sample: &mut Sample) {
