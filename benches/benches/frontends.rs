@@ -8,10 +8,10 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use mbs::frontend::SAMPLE_LAYOUT;
+use mbs::SAMPLE_LAYOUT;
 use mbs::mechanisms::{ChainJoint, open_chain};
 use mbs::model::{Model, State};
-use mbs::{Method, method::names, registry::build_front_end};
+use mbs::{Method, method_names as names, registry::build_front_end};
 
 fn models() -> Vec<(&'static str, Model)> {
     vec![

@@ -60,7 +60,7 @@ pub struct Ctx {
     timings: HashMap<String, Timing>,
 }
 
-/// Wall times of the repeats of one run [s].
+/// Wall times of the repeats of one run \[s\].
 #[derive(Clone, Copy, Debug, serde::Serialize)]
 pub struct Timing {
     pub median: f64,
@@ -86,7 +86,7 @@ fn timing_key(t: &Trajectory) -> String {
     )
 }
 
-/// A duration [s] with three significant digits in s, ms or µs, or "< 0.01 ms" below the
+/// A duration \[s\] with three significant digits in s, ms or µs, or "< 0.01 ms" below the
 /// resolution.
 pub fn duration(s: f64) -> String {
     if !s.is_finite() {

@@ -82,7 +82,7 @@ pub enum AlfError {
     },
     /// The constraint Jacobian lost rank beyond the model's redundancy (a singular
     /// configuration, where the motion can bifurcate) in a method without
-    /// projections, which cannot hold its branch there (see [`crate::branch`]).
+    /// projections, which cannot hold its branch there (see `crate::branch`).
     #[error(
         "t = {t}: singular configuration: the constraint Jacobian has rank {rank} < {rank0} (its rank at the initial state), dependent rows in: {dependent}. `{method}` has no projection to hold the branch of the motion through it; use lagrange-projection or alf-index1"
     )]
@@ -117,7 +117,7 @@ pub enum AlfError {
         /// The penalty coefficient ε.
         epsilon: f64,
     },
-    /// No consistent initial state near the given one (see [`crate::assembly`]).
+    /// No consistent initial state near the given one (see `crate::assembly`).
     #[error(
         "t = {t}: inconsistent initial state: {reason}; largest violation {violation:.3e} in {location}. Fix the initial poses or velocities of the bodies at that joint"
     )]

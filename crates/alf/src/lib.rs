@@ -2,18 +2,18 @@
 //! Pękal–Frączek sec 2):
 //!
 //! - classical Lagrange multipliers, index 1 (eq 4), with optional Baumgarte
-//!   stabilization and Newton–Raphson position correction ([`lagrange`]);
-//! - the augmented Lagrangian formulation, index 1 (eqs 5–8) ([`alf`]);
+//!   stabilization and Newton–Raphson position correction (`lagrange`);
+//! - the augmented Lagrangian formulation, index 1 (eqs 5–8) (`alf`);
 //! - mass-orthogonal projections of positions, velocities and accelerations
-//!   (eqs 9–34) in augmented-Lagrangian and KKT form ([`projection`]);
+//!   (eqs 9–34) in augmented-Lagrangian and KKT form (`projection`);
 //! - algorithm ALF-INDEX1: any of the above integrated as an ODE in (q, q̇) with
-//!   projections every k steps ([`index1`]);
+//!   projections every k steps (`index1`);
 //! - algorithm ALF-INDEX3 (eqs 35–40) with the trapezoidal and midpoint rules
-//!   ([`index3`]);
+//!   (`index3`);
 //!
 //! over any system implementing [`Descriptor`]; [`mechanism::MechanismDescriptor`]
 //! provides it for an `mbs-model` [`mbs_model::Model`] in absolute coordinates with
-//! Euler parameters and velocities [ṙ, ṗ]. [`method`] runs these methods for the
+//! Euler parameters and velocities [ṙ, ṗ]. `method` runs these methods for the
 //! facade (method names, `key=value` parameters and the formulation built from an
 //! `Arc<Model>`, through `mbs-formulation`'s seam).
 

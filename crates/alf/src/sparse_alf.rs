@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use mbs_constraints::mass::MassBlock;
+use mbs_constraints::MassBlock;
 use mbs_constraints::{Baumgarte, ConstraintError, SystemLayout, Workspace};
 use mbs_integrators::{OdeSystem, SystemError};
 use mbs_linalg::sparse::{SparseCholesky, SparseCholeskyParams, SparsePattern};

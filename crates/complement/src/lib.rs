@@ -16,15 +16,15 @@
 //!
 //! with pseudo-inverses for redundant systems, and stabilization none /
 //! Baumgarte / Newton–Raphson ([`Stabilization`]). [`Complement`] implements
-//! [`mbs_integrators::OdeSystem`] on `y = [q; q̇]` (layout in [`complement`]).
+//! [`mbs_integrators::OdeSystem`] on `y = [q; q̇]` (layout in `complement`).
 //! Its right-hand side and projection allocate nothing after construction: all
 //! scratch lives in a [`ComplementWorkspace`] and the `mbs-linalg`
-//! `NullSpaceWorkspace` (`tests/no_alloc.rs`; exceptions in [`workspace`]).
+//! `NullSpaceWorkspace` (`tests/no_alloc.rs`; exceptions in `workspace`).
 //!
 //! Redundant constraint rows are dropped once, at the initial configuration
-//! ([`redundancy`]): the numerical rank counted at every evaluation followed the
+//! (`redundancy`): the numerical rank counted at every evaluation followed the
 //! integration drift and lost the motion of Bricard's linkage. Between accepted
-//! steps [`singular`] watches for a rank loss of `Φ_q` (a singular configuration,
+//! steps `singular` watches for a rank loss of `Φ_q` (a singular configuration,
 //! where the null-space basis is discontinuous and the motion may switch branch)
 //! and stops the run with an error naming the joints and the time.
 //!
@@ -36,7 +36,7 @@
 //! staggered scheme ([`mbs_integrators::PartitionedSystem`], procedure 5.5.7).
 //!
 //! # Methods
-//! [`method`]: the method names of both as the facade runs them, with the
+//! `method`: the method names of both as the facade runs them, with the
 //! `key=value` parameters and the runs in their own coordinates (the
 //! `mbs-formulation` seam).
 //!

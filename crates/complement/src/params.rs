@@ -104,7 +104,7 @@ pub struct ComplementParams {
     pub newton_max_iter: usize,
     /// Relative tolerance below which `Φ_q` counts as singular at an accepted step
     /// (|R_ii| / |R_00| of its pivoted QR, default 1e-8; see
-    /// [`crate::singular`]).
+    /// `crate::singular`).
     pub singular_tol: f64,
     /// The singular-configuration monitor is silent at accepted steps whose
     /// constraint violation max|Φ| exceeds this (default 1e-6): there the state is

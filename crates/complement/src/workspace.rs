@@ -108,7 +108,7 @@ impl SolveWork {
 impl ComplementWorkspace {
     /// Scratch for `n` coordinates and `m` constraint rows of which the null
     /// space and the solve see `r` (the independent rows, see
-    /// [`crate::redundancy`]).
+    /// `crate::redundancy`).
     pub fn new(n: usize, m: usize, r: usize) -> Self {
         Self {
             nullspace: NullSpaceWorkspace::new(r, n),

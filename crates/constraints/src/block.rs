@@ -18,7 +18,7 @@ pub const MAX_ROWS: usize = 6;
 ///
 /// `ji`, `jj` are with respect to [ṙ; ω'] (6 columns). `ji_pdot`, `jj_pdot` are with
 /// respect to [ṙ; ṗ] (7 columns), derived as [J_ṙ, J_ω' H] with H = 2G(p)/‖p‖²
-/// (`BodyFrame::omega_pdot`); γ is the same in both layouts (see [`crate::primitives::kin`]).
+/// (`BodyFrame::omega_pdot`); γ is the same in both layouts (see [`crate::primitives::Kin`]).
 /// Only the first `rows` rows are meaningful; the others are zero.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConstraintBlock {

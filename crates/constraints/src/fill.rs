@@ -23,7 +23,7 @@ impl Workspace {
     /// Velocity-level residual Φ̇ = Φ_q v + Φ_t (length m) at the evaluated state:
     /// holonomic rows Φ̇ (normalization rows 2pᵀṗ), nonholonomic rows B v + b.
     /// Φ_q v is computed with the [ṙ; ω'] blocks, which equals the [ṙ; ṗ] product
-    /// exactly (ω' = H ṗ, see [`crate::frame`]).
+    /// exactly (ω' = H ṗ, see `crate::frame`).
     pub fn phi_dot(&self, sys: &SystemLayout, out: &mut [f64]) -> Result<(), ConstraintError> {
         check_len("phi_dot", sys.m, out.len())?;
         for (e, b) in sys.entries.iter().zip(&self.blocks) {

@@ -27,6 +27,10 @@
 //! - [`Baumgarte`]: the stabilized right-hand side γ̄ = γ − 2α̂Φ̇ − β̂²Φ that every
 //!   front-end uses.
 //!
+//! [`primitives`], [`joints`] and [`drivers`] stay public as the catalogue of constraint
+//! definitions (one module per kind, read as `joints::rows::joint_rows`); every other
+//! item is at the crate root.
+//!
 //! ```
 //! use mbs_constraints::{SystemLayout, Workspace};
 //! use mbs_model::{BodyRef, JointKind, Layout, ModelBuilder, State};
@@ -49,32 +53,34 @@
 //! assert_eq!(jac.shape(), (5, 6));
 //! ```
 
-pub mod assembly;
-pub mod block;
-pub mod custom;
+mod assembly;
+mod block;
+mod custom;
 pub mod drivers;
-pub mod error;
-pub mod fill;
-pub mod forces;
-pub mod frame;
+mod error;
+mod fill;
+mod forces;
+mod frame;
 pub mod joints;
-pub mod mass;
-pub mod mobility;
-pub mod power;
+mod mass;
+mod mobility;
+mod power;
 pub mod primitives;
-pub mod reactions;
+mod reactions;
 mod stabilization;
-pub mod workspace;
+mod workspace;
 
 pub use assembly::{ConstraintEntry, ConstraintSource, CscPattern, RowRange, SystemLayout};
 pub use block::{ConstraintBlock, MAX_ROWS};
 pub use custom::CustomConstraint;
 pub use error::ConstraintError;
 pub use forces::MIN_SPRING_LENGTH;
-pub use frame::{BodyFrame, update_frames};
+pub use frame::{BodyFrame, frame_of, update_frames};
 pub use mass::MassBlock;
 pub use mobility::{Mobility, dependent_rows, mobility, mobility_with};
 pub use power::ElementPowers;
-pub use reactions::{Reaction, RelativeMotion};
+pub use reactions::{
+    Reaction, RelativeMotion, driver_effort, driver_markers, marker_pose, reaction, relative_motion,
+};
 pub use stabilization::Baumgarte;
-pub use workspace::Workspace;
+pub use workspace::{Workspace, velocity6};

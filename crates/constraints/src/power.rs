@@ -23,7 +23,7 @@ use crate::forces::{MIN_SPRING_LENGTH, load_vector, two_points};
 use crate::frame::frame_of;
 use crate::workspace::Workspace;
 
-/// Non-conservative powers of the force elements [W].
+/// Non-conservative powers of the force elements \[W\].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ElementPowers {
     /// Dampers (≤ 0), including a compression-only spring's clipped force.

@@ -23,7 +23,7 @@ use crate::frame::BodyFrame;
 /// A force and a torque about a point, global components.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Reaction {
-    /// Force [N], global.
+    /// Force \[N\], global.
     pub force: Vector3<f64>,
     /// Torque [N·m] about the joint point Pⱼ, global.
     pub torque: Vector3<f64>,
@@ -109,8 +109,8 @@ pub fn driver_markers(model: &Model, driver: &Driver) -> (MarkerId, Option<Marke
 
 /// The effort a driver exerts, from its reaction on body j about Pⱼ ([`reaction`]): for a
 /// joint angle the torque about zᵢ [N·m], for a joint translation the force along zᵢ
-/// [N], both on body j; for a point coordinate the force along the driven global axis
-/// on the marker's body [N] (body i of the driver block, so the negated reaction).
+/// \[N\], both on body j; for a point coordinate the force along the driven global axis
+/// on the marker's body \[N\] (body i of the driver block, so the negated reaction).
 pub fn driver_effort(driver: &Driver, r: &Reaction, axes_i: &Matrix3<f64>) -> f64 {
     match &driver.kind {
         DriverKind::JointAngle { .. } => axes_i.column(2).dot(&r.torque),
@@ -122,16 +122,16 @@ pub fn driver_effort(driver: &Driver, r: &Reaction, axes_i: &Matrix3<f64>) -> f6
 /// The pose and motion of marker j relative to marker i, in marker i's axes.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RelativeMotion {
-    /// d = Pⱼ − Pᵢ in marker i's axes [m].
+    /// d = Pⱼ − Pᵢ in marker i's axes \[m\].
     pub translation: Vector3<f64>,
     /// d/dt of `translation` (the rate seen in marker i's frame) [m/s].
     pub translation_rate: Vector3<f64>,
-    /// Rotation vector (axis × angle) of Rᵢⱼ = Aᵢᵀ Aⱼ, marker i's axes [rad].
+    /// Rotation vector (axis × angle) of Rᵢⱼ = Aᵢᵀ Aⱼ, marker i's axes \[rad\].
     pub rotation: Vector3<f64>,
     /// ωⱼ − ωᵢ in marker i's axes [rad/s].
     pub omega: Vector3<f64>,
     /// Angle about zᵢ from xᵢ to xⱼ, atan2(xⱼ·yᵢ, xⱼ·xᵢ) ∈ (−π, π] (the revolute and
-    /// cylindrical joint angle, as `DriverKind::JointAngle`) [rad].
+    /// cylindrical joint angle, as `DriverKind::JointAngle`) \[rad\].
     pub angle: f64,
     /// zᵢ·(ωⱼ − ωᵢ) [rad/s].
     pub angle_rate: f64,

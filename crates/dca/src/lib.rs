@@ -2,18 +2,18 @@
 //! `docs/REFERENCES.md`) with augmented-Lagrangian multiplier iterations and DCA-form
 //! mass-orthogonal projections, parallel with rayon.
 //!
-//! - [`handles`]: the sub-assemblies of the binary assembly tree of
+//! - `handles`: the sub-assemblies of the binary assembly tree of
 //!   `mbs_model::Topology`, their handles and the root boundary conditions
 //!   (sec 2.2.2, 2.3, coupled loops sec 4.3);
-//! - [`assembly`]: the assembly phase, eqs 9–32 (matrices once per evaluation,
+//! - `assembly`: the assembly phase, eqs 9–32 (matrices once per evaluation,
 //!   vectors per iteration, sec 4.4);
-//! - [`disassembly`]: the disassembly phase, eqs 21, 23, 33–40;
-//! - [`accelerations`]: the multiplier iterations, eqs 6–8 and 17;
-//! - [`projection`]: mass-orthogonal projections of positions (eqs 41–56) and
+//! - `disassembly`: the disassembly phase, eqs 21, 23, 33–40;
+//! - `accelerations`: the multiplier iterations, eqs 6–8 and 17;
+//! - `projection`: mass-orthogonal projections of positions (eqs 41–56) and
 //!   velocities (eqs 57–72) reusing the same assembly;
-//! - [`method`]: `alf-dca` and `alf-dca-proj` as the facade runs them (the
+//! - `method`: `alf-dca` and `alf-dca-proj` as the facade runs them (the
 //!   `mbs-formulation` seam);
-//! - [`system`]: [`AlfDca`], an [`mbs_integrators::OdeSystem`] on y = [q; v] with
+//! - `system`: [`AlfDca`], an [`mbs_integrators::OdeSystem`] on y = [q; v] with
 //!   velocities [ṙ, ω'] (see there for the layout and why it is equivalent to the
 //!   paper's [ṙ, ṗ]).
 //!
@@ -30,24 +30,24 @@
 //! nothing (all storage is made by [`AlfDca::new`]).
 //!
 //! # Choices (where this implementation departs from the paper's presentation)
-//! - Velocities [ṙ, ω'] instead of [ṙ, ṗ] (see [`system`]): positive definite 6×6
+//! - Velocities [ṙ, ω'] instead of [ṙ, ṗ] (see `system`): positive definite 6×6
 //!   body mass blocks, no normalization rows; the same physical accelerations.
-//! - Sub-assemblies may have any number of handles ([`handles`]): chains and single
+//! - Sub-assemblies may have any number of handles (`handles`): chains and single
 //!   loops give the paper's two-handle equations (eqs 15–16), trees and coupled loops
 //!   the general form (the loop reduction of eqs 78–86 is one such node).
 //! - The elimination is written in Schur-complement form (K_EE, S, r_C in
-//!   [`assembly`]); the paper's form with C of eq 20 is the same algebra by the
+//!   `assembly`); the paper's form with C of eq 20 is the same algebra by the
 //!   Woodbury identity.
 //! - γ̄ carries 2Ωμ Φ̇ + Ω²Φ on every holonomic row (as the global ALF), not only on
 //!   the normalization rows of eqs 7–8.
 //! - Position projection: the paper's modified Newton (matrices kept from q*) is used
 //!   while it contracts; for large corrections (‖Φ‖∞ > `reuse_below`, or a slow
-//!   iteration) the matrices are formed again at the iterate (see [`projection`]).
+//!   iteration) the matrices are formed again at the iterate (see `projection`).
 //! - The projections use their own penalty `DcaParams::projection_alpha` (default
 //!   1e10) and iteration cap `projection_max_iter` (default 25) instead of the
 //!   dynamics' α = 1e6 and 10: near singular configurations the augmented-Lagrangian
 //!   projection with α = 1e6 contracts a mode of singular value σ by
-//!   m/(m + ασ²) ≈ 1 and stalls (see [`projection`]); both levels are iterated in
+//!   m/(m + ασ²) ≈ 1 and stalls (see `projection`); both levels are iterated in
 //!   correction form.
 //!
 //! # Parameters used in the acceptance tests

@@ -21,7 +21,7 @@ pub struct DcaParams {
     /// mode with singular value σ of Φ_q (≈ 1, i.e. no progress, for σ < 1e-3 with
     /// α = 1e6: near singular configurations), while the round-off of the solve,
     /// ≈ α·ε/λ_min(M) relative, applies to the correction Δq (Δq̇), which is tiny;
-    /// both levels are iterated in correction form (see [`crate::projection`]).
+    /// both levels are iterated in correction form (see `crate::projection`).
     /// Set it to `alpha` for the paper's single α.
     pub projection_alpha: f64,
     /// Damping ratio μ of the stabilization term 2Ωμ Φ̇ in γ̄ (eqs 7–8).

@@ -31,18 +31,18 @@
 //!
 //! | module | paper |
 //! |---|---|
-//! | [`joint`] | H and D subspaces, eqs 10–11, 23; joint coordinates |
+//! | `joint` | H and D subspaces, eqs 10–11, 23; joint coordinates |
 //! | `assembly` | eqs 12, 15–46 (assembly, base-body connection, disassembly) |
 //! | `mbs_linalg::small::pinv_psd` | the inverses of eqs 26–27, 43, 45 (pseudo-inverse when redundant) |
-//! | [`hdca`] | eqs 6, 47–77; Pseudo-algorithm 3; state layout |
+//! | `hdca` | eqs 6, 47–77; Pseudo-algorithm 3; state layout |
 //! | `tests/common/report.rs` (test fixture) | sec 3.2 figures (energy error, loop closure) |
-//! | [`method`] | the method `hdca` as the facade runs it (the `mbs-formulation` seam) |
+//! | `method` | the method `hdca` as the facade runs it (the `mbs-formulation` seam) |
 //!
 //! # Joint kinds
 //! Revolute, prismatic, cylindrical, spherical (Euler-parameter joint coordinate,
 //! 4 coordinates and 3 momenta), universal, rigid and distance (a 5-DOF tree joint
 //! whose link direction turns by a second Euler-parameter rotation, or one cut-joint
-//! row; see [`joint`]), as tree or cut joints. Rolling and curved-path joints and
+//! row; see `joint`), as tree or cut joints. Rolling and curved-path joints and
 //! drivers (rheonomic rows, which the scleronomic closure Dᵀ ΔV = 0 of eqs 24, 43,
 //! 45 does not take) are rejected with an error naming them and saying why.
 //!

@@ -13,7 +13,12 @@
 //! | [`rodrigues`] | Chiou sec 2.5 |
 //! | [`implicit_update`] | Chiou sec 5.5.4, eqs 5.5.4.4–5.5.4.7 |
 //! | [`spatial`] | Chadaj, Malczyk & Frączek (2017), eqs 9, 14, 49–53 |
-//! | [`mod@skew`] | Chiou eq 2.7.8 |
+//! | [`skew()`] / [`unskew`] | Chiou eq 2.7.8 |
+//!
+//! The five modules above are public on purpose: each parametrization has its own
+//! `rotation`, `to_euler_params`, `from_rotation`, …, and the module name says which
+//! one a call means (`rodrigues::rotation(&g)` against `euler_params::rotation(&p)`).
+//! Everything else is at the crate root.
 //!
 //! No function panics on bad input; singular cases return [`KinematicsError`] with the
 //! offending value.
@@ -38,12 +43,12 @@
 //! assert!((q.norm() - 1.0).abs() < 1e-15);
 //! ```
 
-pub mod error;
+mod error;
 pub mod euler_angles;
 pub mod euler_params;
 pub mod implicit_update;
 pub mod rodrigues;
-pub mod skew;
+mod skew;
 pub mod spatial;
 
 pub use error::KinematicsError;

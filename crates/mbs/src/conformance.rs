@@ -259,7 +259,7 @@ pub fn state_error(a: &State, b: &State) -> f64 {
 }
 
 /// Runs one cell and classifies it against `reference` (the end state of
-/// [`reference`]): right if the end-state error is at most `1e3 · tol` (adaptive) or
+/// [`reference()`]): right if the end-state error is at most `1e3 · tol` (adaptive) or
 /// `case.fixed_step_tol` (fixed step), wrong otherwise; any error is a named error.
 pub fn run_cell(case: &Case, reference: &State, method: &Method, integration: Integration) -> Cell {
     let integrator = integration.choice(method, case);

@@ -23,13 +23,13 @@
 
 use std::sync::Arc;
 
-use mbs_constraints::workspace::velocity6;
+use mbs_constraints::velocity6;
 use mbs_constraints::{ConstraintSource, SystemLayout, Workspace};
 use mbs_model::{Layout, Model, State};
 
 use crate::error::Error;
 
-/// The terms of the energy balance at every sample of a trajectory [J].
+/// The terms of the energy balance at every sample of a trajectory \[J\].
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct EnergyBalance {
     /// Kinetic energy T.
@@ -45,7 +45,7 @@ pub struct EnergyBalance {
     /// T + V − (T₀ + V₀) − W_drivers − W_dampers − W_applied.
     pub residual: Vec<f64>,
     /// Largest difference of the integrated works between the cubic rule and the
-    /// trapezoid rule (module docs) [J].
+    /// trapezoid rule (module docs) \[J\].
     pub quadrature_error: f64,
 }
 

@@ -18,7 +18,7 @@
 //! [`crate::Simulation::run_front_end`]:
 //!
 //! ```
-//! use mbs::frontend::{FrontEnd, FrontEndError, RunSpec, RunStats, Sample, SampleSink};
+//! use mbs::{FrontEnd, FrontEndError, RunSpec, RunStats, Sample, SampleSink};
 //! /// A "method" that never moves: every sample is the initial state.
 //! struct Frozen;
 //! impl FrontEnd for Frozen {

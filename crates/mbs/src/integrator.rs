@@ -3,9 +3,7 @@
 //! lives in `mbs-integrators` (which also builds the stepper it names); it is
 //! re-exported here.
 
-pub use mbs_integrators::{
-    ChoiceError, DEFAULT_STEP, DEFAULT_TOL, INTEGRATOR_NAMES, IntegratorChoice, StepperSettings,
-};
+pub use mbs_integrators::{ChoiceError, DEFAULT_TOL, INTEGRATOR_NAMES, IntegratorChoice};
 
 use crate::error::Error;
 

@@ -33,10 +33,8 @@ use std::sync::Arc;
 
 use mbs_constraints::joints::rows::{driver_row, joint_rows};
 use mbs_constraints::joints::{Freedoms, Rotation, Translation};
-use mbs_constraints::reactions::{
-    driver_effort, driver_markers, marker_pose, reaction, relative_motion,
-};
 use mbs_constraints::{ConstraintSource, SystemLayout, Workspace};
+use mbs_constraints::{driver_effort, driver_markers, marker_pose, reaction, relative_motion};
 use mbs_model::{Layout, Model};
 use nalgebra::Vector3;
 
@@ -68,7 +66,7 @@ pub struct Series {
 /// Joint results and labelled multipliers of a trajectory (module docs).
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct JointResults {
-    /// Sample times [s].
+    /// Sample times \[s\].
     pub t: Vec<f64>,
     /// Joint coordinates, rates, reactions and driver efforts.
     pub columns: Vec<Series>,

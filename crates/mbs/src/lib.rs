@@ -15,6 +15,15 @@
 //!   formulation plugs into; each formulation crate builds its own from its params
 //!   ([`Method`] holds them), [`registry`] lists the methods.
 //!
+//! Everything above is at the crate root. The modules that stay public are namespaces a
+//! user reaches on purpose, each with names that read well only with the module:
+//! [`animate`] (`animate::write_html`), `plot` (`plot::write_plots`), [`joints`]
+//! (`joints::JointResults`), [`manifest`] (`manifest::write`), [`conformance`] (the
+//! method × mechanism matrix), [`recommend`] (`recommend::MechanismClass`) and
+//! [`registry`] (`registry::methods`); the layer crates are re-exported under their
+//! short names (`mbs::alf`, `mbs::dca`, `mbs::hdca`, `mbs::complement`, `mbs::planar`,
+//! `mbs::model`, …).
+//!
 //! ```
 //! // The built-in mechanisms and a model file read the same way.
 //! let names: Vec<String> = mbs::builtins().into_iter().map(|b| b.name).collect();
@@ -39,34 +48,42 @@ pub use mbs_model as model;
 pub use mbs_planar as planar;
 
 pub mod animate;
-pub mod check;
-pub mod compare;
+mod check;
+mod compare;
 pub mod conformance;
-pub mod energy_balance;
-pub mod error;
-pub mod frontend;
-pub mod guard;
-pub mod integrator;
+mod energy_balance;
+mod error;
+mod frontend;
+mod guard;
+mod integrator;
 pub mod joints;
 pub mod manifest;
-pub mod measure;
-pub mod method;
-pub mod models;
+mod measure;
+mod method;
+mod models;
 #[cfg(feature = "plots")]
 pub mod plot;
 pub mod recommend;
 pub mod registry;
-pub mod simulation;
-pub mod step_watch;
-pub mod trajectory;
+mod simulation;
+mod step_watch;
+mod trajectory;
 
-pub use check::{CheckReport, check};
-pub use compare::{Comparison, compare};
+pub use check::{CONSISTENCY_TOL, CheckReport, RANK_TOL, check};
+pub use compare::{Comparison, Outcome, compare, compare_with_progress, sci};
+pub use energy_balance::EnergyBalance;
 pub use error::{Error, SimulationFailure};
-pub use frontend::{FrontEnd, FrontEndError, RunSpec, RunStats, Sample, SampleSink};
-pub use integrator::IntegratorChoice;
+pub use frontend::{
+    DEFAULT_MAX_STEPS, FrontEnd, FrontEndError, FrontEndErrorKind, RunSpec, RunStats,
+    SAMPLE_LAYOUT, Sample, SampleSink,
+};
+pub use guard::SingularPass;
+pub use integrator::{INTEGRATOR_NAMES, IntegratorChoice};
 pub use mbs_model::{Layout, Model, State};
-pub use method::Method;
+pub use method::{
+    AlphaScale, DEFAULT_EPSILON_KAPPA, DEFAULT_KAPPA, EpsilonScale, Method, names as method_names,
+    valid_names as valid_method_names,
+};
 pub use models::{Builtin, GeneratorInfo, builtin, builtins, generator, generators, load_model};
 pub use simulation::{Progress, Sampling, Simulation};
-pub use trajectory::Trajectory;
+pub use trajectory::{COMPONENTS, SCALAR_COLUMNS, Trajectory};

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use mbs::compare::sci;
+use mbs::sci;
 use mbs::{Error, IntegratorChoice, Method, Simulation, Trajectory};
 
 /// `println!` that ignores a closed stdout (e.g. `mbs list | head`).
@@ -134,7 +134,7 @@ struct Common {
     samples: usize,
     /// Largest number of steps of an adaptive integrator before the run stops with a
     /// "step limit reached" error.
-    #[arg(long, default_value_t = mbs::frontend::DEFAULT_MAX_STEPS)]
+    #[arg(long, default_value_t = mbs::DEFAULT_MAX_STEPS)]
     max_steps: usize,
     /// Turn off the wrong-motion guard: by default a run of a model whose energy is
     /// conserved stops when its energy drifts beyond what the integrator's accuracy
@@ -199,7 +199,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
             }
             if all || integrators {
                 outln!("Integrators (--integrator NAME):");
-                for (n, d) in mbs::integrator::INTEGRATOR_NAMES {
+                for (n, d) in mbs::INTEGRATOR_NAMES {
                     outln!("  {n:<28} {d}");
                 }
             }
@@ -317,7 +317,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
             };
             let bar = progress_bar(common.quiet);
             let n = methods.len() as f64;
-            let cmp = mbs::compare::compare_with_progress(&sim, &methods, |k, p| {
+            let cmp = mbs::compare_with_progress(&sim, &methods, |k, p| {
                 bar.set_position((1000.0 * (k as f64 + p.fraction()) / n) as u64)
             })?;
             bar.finish_and_clear();
@@ -331,9 +331,9 @@ fn run(cli: Cli) -> Result<u8, Error> {
             if let Some(dir) = out {
                 for (m, o) in &cmp.runs {
                     let t = match o {
-                        mbs::compare::Outcome::Done(t) => t,
-                        mbs::compare::Outcome::Failed { partial, .. } => partial,
-                        mbs::compare::Outcome::Skipped(_) => continue,
+                        mbs::Outcome::Done(t) => t,
+                        mbs::Outcome::Failed { partial, .. } => partial,
+                        mbs::Outcome::Skipped(_) => continue,
                     };
                     let sub = dir.join(m.to_string().replace([':', '='], "_"));
                     t.write_all(&sub)?;
@@ -348,7 +348,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 let all_skipped = cmp
                     .runs
                     .iter()
-                    .all(|(_, o)| matches!(o, mbs::compare::Outcome::Skipped(_)));
+                    .all(|(_, o)| matches!(o, mbs::Outcome::Skipped(_)));
                 return Ok(if all_skipped { 2 } else { 1 });
             }
             Ok(if cmp.all_completed() { 0 } else { 1 })

@@ -69,23 +69,10 @@ impl Meter {
         }
     }
 
-    /// The model measured.
-    pub fn model(&self) -> &Model {
-        &self.model
-    }
-
     /// The Φ̇ vector (measured rows) of the last [`Meter::measure`] call, if the
     /// constraints could be evaluated.
     pub fn last_phi_dot(&self) -> Option<&DVector<f64>> {
         self.phi_dot.as_ref()
-    }
-
-    /// Numerical rank of the holonomic Jacobian (joints and drivers, [ṙ, ω'] layout) at
-    /// `s`, with relative tolerance 1e-9.
-    pub fn holonomic_rank(&mut self, s: &State) -> Option<usize> {
-        mbs_constraints::mobility(&self.model, s, 1e-9)
-            .ok()
-            .map(|m| m.rank_holonomic)
     }
 
     /// All measures of `s` (converted to the sample layout if needed);

@@ -24,7 +24,7 @@ pub use mbs_alf::{AlphaScale, DEFAULT_KAPPA, EpsilonScale};
 /// use mbs::Method;
 /// let m: Method = "alf-index1:alpha=1e6:every=10".parse()?;
 /// let p = m.params_as::<mbs::alf::AlfIndex1Params>().unwrap();
-/// assert_eq!((p.alpha, p.projection_every), (mbs::method::AlphaScale::Absolute(1e6), 10));
+/// assert_eq!((p.alpha, p.projection_every), (mbs::AlphaScale::Absolute(1e6), 10));
 /// assert_eq!(m.to_string(), "alf-index1:alpha=1e6:every=10");
 /// let e = "alf-index7".parse::<Method>().unwrap_err();
 /// assert!(e.to_string().contains("valid methods: lagrange"));

@@ -133,7 +133,7 @@ pub fn load_model(spec: &str) -> Result<Model, Error> {
     let path = Path::new(spec);
     if let Some(format) = FileFormat::from_path(path).filter(|_| !named::is_generator_spec(spec)) {
         if let Ok(text) = std::fs::read_to_string(path)
-            && let Some(g) = mbs_model::file::generator_reference(&text, format)?
+            && let Some(g) = mbs_model::generator_reference(&text, format)?
         {
             return generator(&g.name, &g.parameters);
         }

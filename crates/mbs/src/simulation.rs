@@ -177,7 +177,7 @@ impl Simulation {
     /// limit stops right away with the same kind of failure. A run whose step size
     /// collapses (the median of the last 64 accepted steps below 1e-6 times the
     /// run's median step, with the rest of the run at that rate needing more steps
-    /// than the limit, see [`crate::step_watch`]) stops at once with a "step size
+    /// than the limit, see `crate::step_watch`) stops at once with a "step size
     /// collapsed" failure, followed, for front-ends that report the state where they
     /// stopped, by the smallest singular value of the loop-closure Jacobian there and
     /// the joint it is mostly on. Fixed-step integrators ignore it.
@@ -187,7 +187,7 @@ impl Simulation {
     }
 
     /// Turns the wrong-motion energy guard on (the default) or off (see
-    /// [`crate::guard`]): on a model whose energy is conserved, a run whose energy
+    /// `crate::guard`): on a model whose energy is conserved, a run whose energy
     /// drifts beyond what its integrator's accuracy allows stops with a "wrong motion"
     /// failure; the penalty method's constraint deflection beyond the tolerance
     /// likewise ([`crate::frontend::RunSpec::guard`]). Turn it off only to study such a

@@ -69,7 +69,7 @@ pub struct Trajectory {
     /// inconsistent (see [`crate::Simulation::run`]).
     pub initial_assembly: Option<String>,
     /// Passes near singular configurations of the constraint Jacobian seen at the
-    /// samples (see [`crate::guard`]).
+    /// samples (see `crate::guard`).
     pub singular_passes: Vec<crate::guard::SingularPass>,
     /// Energy balance (works of drivers, dampers and applied forces), if it could be
     /// evaluated; [`Trajectory::energy_error`] is its residual.
@@ -118,7 +118,7 @@ impl Trajectory {
     }
 
     /// The energy balance residual E(t) − E(t₀) − W(t) for every sample, W the work of
-    /// drivers, dampers and applied forces ([`crate::energy_balance`]); E(t) − E(t₀)
+    /// drivers, dampers and applied forces (`crate::energy_balance`); E(t) − E(t₀)
     /// when there is no balance.
     pub fn energy_error(&self) -> Vec<f64> {
         if let Some(b) = &self.energy_balance {

@@ -3,8 +3,8 @@
 
 use std::ops::ControlFlow;
 
-use mbs::frontend::{FrontEnd, FrontEndError, RunSpec, RunStats, Sample, SampleSink};
 use mbs::{Error, Sampling, Simulation, State};
+use mbs::{FrontEnd, FrontEndError, RunSpec, RunStats, Sample, SampleSink};
 
 /// Free flight of every body under gravity, exact (constraints ignored): energy is
 /// conserved exactly, which checks the facade's energy bookkeeping.
@@ -211,7 +211,7 @@ fn unknown_names_are_input_errors() {
 #[test]
 fn every_method_builds_or_says_not_implemented() {
     let model = std::sync::Arc::new(mbs::builtin("five-bar").unwrap());
-    for (name, _) in mbs::method::names() {
+    for (name, _) in mbs::method_names() {
         let m: mbs::Method = name.parse().unwrap();
         match mbs::registry::build_front_end(&m, &model) {
             Ok(fe) => assert!(!fe.name().is_empty()),

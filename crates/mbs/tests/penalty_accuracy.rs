@@ -1,6 +1,6 @@
 //! Chiou's penalty method (λ = Φ/ε, thesis eq 5.3.1) computes another mechanism's
 //! motion, one whose constraints deflect by O(ε): the facade's ε is relative to the
-//! step and the constraints' inverse masses (`mbs::method::EpsilonScale`), and under
+//! step and the constraints' inverse masses (`mbs::EpsilonScale`), and under
 //! an adaptive integrator a run whose deflection exceeds the tolerance stops with a
 //! named error instead of finishing on a wrong motion.
 

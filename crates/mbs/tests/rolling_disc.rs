@@ -44,7 +44,7 @@ const RTOL: f64 = 1e-10;
 /// Error bound of the accurate runs: 1e3 × the integrator tolerance.
 const TOL: f64 = 1e3 * RTOL;
 
-fn accurate(model: Model, t_end: f64, samples: usize) -> mbs::trajectory::Trajectory {
+fn accurate(model: Model, t_end: f64, samples: usize) -> mbs::Trajectory {
     Simulation::new(model)
         .method("lagrange".parse().unwrap())
         .integrator(IntegratorChoice::Rk45 {
@@ -216,7 +216,7 @@ fn methods_follow_the_steady_circle_or_refuse_naming_the_joint() {
     );
     let mut report = String::new();
     let mut worst = 0.0f64;
-    for (name, _) in mbs::method::names() {
+    for (name, _) in mbs::method_names() {
         let method: mbs::Method = name.parse().unwrap();
         // each method with an integrator it is meant for: ALF-INDEX3 has its own
         // implicit rule, the penalty formulation (ε = 1e-6, stiff for RK45) Chiou's

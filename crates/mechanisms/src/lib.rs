@@ -27,7 +27,7 @@
 //! | rolling disc on a plane, steady circular or straight rolling (Routh art. 244) | [`rolling_disc`](mod@rolling_disc) |
 //! | synthetic chain/loop linear systems (mass and joint blocks, no model) for the linear-algebra tests and benches | [`synthetic`] |
 //! | IFToMM benchmark A02: N-four-bar with its exact motion | [`iftomm`] |
-//! | generators: chains, loops, ladders, random trees and loops | [`generators`] |
+//! | generators: chains, loops, ladders, random trees and loops | [`mod@generators`] |
 //! | the generators by name with parameters (`chain:n=256`, `loop:n=64`, …) | [`named`] |
 //!
 //! ```

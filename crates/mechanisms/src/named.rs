@@ -1,4 +1,4 @@
-//! The parametric generators of [`crate::generators`] by name with `key=value`
+//! The parametric generators of [`mod@crate::generators`] by name with `key=value`
 //! parameters, as the CLI, the facade and model files reach them:
 //! `chain:n=256,length=0.2`, `loop:n=64`, `ladder:n=8`, `tree:seed=7`.
 //!

@@ -43,9 +43,9 @@ pub enum DiscMotion {
     /// Centre on a horizontal circle of radius `circle_radius` = R₀ ≥ 0, disc plane
     /// tilted by `tilt` = β ∈ (0, π/2) from the vertical towards the circle's centre.
     Circle {
-        /// β [rad].
+        /// β \[rad\].
         tilt: f64,
-        /// R₀ [m].
+        /// R₀ \[m\].
         circle_radius: f64,
     },
     /// Upright (β = 0), rolling straight at `speed` [m/s].

@@ -1,5 +1,5 @@
 //! Where the coordinates of body b sit in the flat vectors of a state (the layouts of
-//! [`crate::state`]): 7 positions [r, p] per body (`q[7b..7b+7]`), 6 body
+//! [`crate::State`]): 7 positions [r, p] per body (`q[7b..7b+7]`), 6 body
 //! velocities [ṙ, ω'] per body (`v[6b..6b+6]`, [`Layout::EulerParamsOmega`], also
 //! the accelerations [r̈, ω̇'] and generalized forces [f, n'] of that layout, and the
 //! [r, θ] / [ṙ, θ̇] of an [`EulerAngleState`](crate::EulerAngleState)), and their

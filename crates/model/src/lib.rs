@@ -3,29 +3,29 @@
 //!
 //! A [`Model`] is immutable and validated; elements are addressed by typed ids
 //! ([`BodyId`], [`MarkerId`], [`JointId`], …). Build one with [`ModelBuilder`], or
-//! read one from a JSON or TOML file ([`mod@file`], schema in `crates/model/SCHEMA.md`):
+//! read one from a JSON or TOML file (`file`, schema in `crates/model/SCHEMA.md`):
 //! [`Model::load`], [`Model::from_toml_str`], [`Model::from_json_str`]. Every model
 //! carries its [`Topology`] (spanning tree, cut joints, loops, Grübler count and the
 //! binary [`AssemblyTree`] of the divide-and-conquer front-ends).
 
-pub mod body;
+mod body;
 pub mod body_coords;
-pub mod builder;
-pub mod driver;
-pub mod error;
-pub mod euler_angle_state;
-pub mod file;
-pub mod force;
-pub mod ids;
-pub mod joint;
-pub mod marker;
-pub mod mass_properties;
-pub mod model;
-pub mod shape;
-pub mod state;
-pub mod time_function;
-pub mod topology;
-pub mod validate;
+mod builder;
+mod driver;
+mod error;
+mod euler_angle_state;
+mod file;
+mod force;
+mod ids;
+mod joint;
+mod marker;
+mod mass_properties;
+mod model;
+mod shape;
+mod state;
+mod time_function;
+mod topology;
+mod validate;
 mod validate_point_mass;
 mod validate_shapes;
 
@@ -34,13 +34,14 @@ pub use builder::ModelBuilder;
 pub use driver::{Driver, DriverKind};
 pub use error::ModelError;
 pub use euler_angle_state::EulerAngleState;
-pub use file::FileFormat;
+pub use file::{FileFormat, GeneratorRef, generator_reference};
 pub use force::{ForceElement, LoadFrame};
 pub use ids::{BodyId, BodyRef, DriverId, ForceId, JointId, MarkerId};
 pub use joint::{Joint, JointKind};
 pub use marker::{Marker, frame_from_z};
+pub use mass_properties::{MassProperties, of_shapes};
 pub use model::{Model, ModelParts};
-pub use shape::{Geometry, Rgb, Shape};
+pub use shape::{Geometry, Rgb, Shape, format_rgb};
 pub use state::{Layout, State, StateView};
 pub use time_function::TimeFunction;
 pub use topology::{AssemblyNode, AssemblyTree, Component, Topology};

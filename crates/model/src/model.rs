@@ -12,7 +12,7 @@ use crate::marker::Marker;
 use crate::topology::Topology;
 
 /// A multibody model: what a mechanism *is*. Immutable once built; every reference
-/// inside it is a valid typed id (checked by [`crate::validate`]).
+/// inside it is a valid typed id (checked by `crate::validate`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
     pub(crate) name: String,

@@ -7,13 +7,13 @@ use std::f64::consts::PI;
 
 use approx::assert_relative_eq;
 use mbs_kinematics::euler_params::{from_axis_angle, rotation};
-use mbs_model::mass_properties::of_shapes;
+use mbs_model::of_shapes;
 use mbs_model::{Body, Geometry, Model, ModelError, Shape};
 use nalgebra::{Matrix3, Vector3};
 
 const RHO: f64 = 2700.0;
 
-fn one(shape: Shape) -> mbs_model::mass_properties::MassProperties {
+fn one(shape: Shape) -> mbs_model::MassProperties {
     of_shapes("b", &[shape.with_density(RHO)], None).unwrap()
 }
 

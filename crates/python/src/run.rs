@@ -187,7 +187,7 @@ pub fn builtins() -> Vec<(String, String)> {
 /// The method names: (name, description).
 #[pyfunction]
 pub fn methods() -> Vec<(String, String)> {
-    mbs::method::names()
+    mbs::method_names()
         .map(|(n, d)| (n.to_string(), d.to_string()))
         .collect()
 }
@@ -195,7 +195,7 @@ pub fn methods() -> Vec<(String, String)> {
 /// The integrator names: (name, description).
 #[pyfunction]
 pub fn integrators() -> Vec<(String, String)> {
-    mbs::integrator::INTEGRATOR_NAMES
+    mbs::INTEGRATOR_NAMES
         .iter()
         .map(|(n, d)| (n.to_string(), d.to_string()))
         .collect()

@@ -10,7 +10,7 @@ use crate::report::{Suite, Table};
 use crate::runner::{Ctx, Run, fixed, planar_angles, sci, summary_json};
 
 /// Chiou's penalty method with the thesis' own ε = 1e-6 (secs 7.2–7.7; the facade's
-/// default ε is relative to the step and the masses, `mbs::method::EpsilonScale`).
+/// default ε is relative to the step and the masses, `mbs::EpsilonScale`).
 pub const THESIS_PENALTY: &str = "penalty:epsilon=1e-6";
 
 pub fn run(ctx: &mut Ctx) -> Suite {

@@ -25,7 +25,7 @@ const METHODS: [&str; 7] = [
     "penalty",
 ];
 
-/// The rule's accuracy target: final position error of every body [m].
+/// The rule's accuracy target: final position error of every body \[m\].
 pub const TARGET: f64 = 1e-6;
 
 /// Ties: methods within this factor of the fastest wall time count as equally fast.
@@ -118,7 +118,7 @@ fn mechanisms(ctx: &mut Ctx) -> Vec<Mechanism> {
     ]
 }
 
-/// Largest distance between the bodies' final positions in two runs [m].
+/// Largest distance between the bodies' final positions in two runs \[m\].
 fn final_error(a: &Trajectory, b: &Trajectory) -> f64 {
     let (ka, kb) = (a.len().saturating_sub(1), b.len().saturating_sub(1));
     if a.is_empty() || b.is_empty() || a.n_bodies() != b.n_bodies() {

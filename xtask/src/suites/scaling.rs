@@ -24,19 +24,19 @@ pub const FRONT_ENDS: [&str; 9] = [
     "complement-svd",
 ];
 
-/// Median time of one RHS evaluation [s] within a small time budget, or why not (see
+/// Median time of one RHS evaluation \[s\] within a small time budget, or why not (see
 /// [`time_rhs_timing`]).
 pub(crate) fn time_rhs(method: &Method, model: &Model, threads: usize) -> Result<f64, String> {
     time_rhs_timing(method, model, threads).map(|t| t.median)
 }
 
-/// Median wall time of `eval` [s] over at least 5 and at most 1000 calls within about
+/// Median wall time of `eval` \[s\] over at least 5 and at most 1000 calls within about
 /// 0.2 s, after one untimed warm-up call; the first error stops it.
 fn median_time<T>(eval: impl FnMut() -> Result<T, String>) -> Result<f64, String> {
     timing(eval).map(|t| t.median)
 }
 
-/// Median, min and max wall time of `eval` [s], as [`median_time`].
+/// Median, min and max wall time of `eval` \[s\], as [`median_time`].
 fn timing<T>(mut eval: impl FnMut() -> Result<T, String>) -> Result<Timing, String> {
     eval()?;
     let mut times = Vec::new();
@@ -72,7 +72,7 @@ fn time_rhs_timing(method: &Method, model: &Model, threads: usize) -> Result<Tim
     pool.install(|| {
         let shared = std::sync::Arc::new(model.clone());
         let mut fe = mbs::registry::build_front_end(method, &shared).map_err(|e| e.to_string())?;
-        let state = State::initial(model, mbs::frontend::SAMPLE_LAYOUT);
+        let state = State::initial(model, mbs::SAMPLE_LAYOUT);
         match fe.accelerations(&state) {
             Ok(_) => timing(|| {
                 fe.accelerations(&state)
@@ -344,7 +344,7 @@ fn speedup(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, serd
     s.tables.push(t);
 }
 
-/// Time [µs] at `n` extrapolated from the last two measured sizes (exponent ≥ 1), or 0.
+/// Time \[µs\] at `n` extrapolated from the last two measured sizes (exponent ≥ 1), or 0.
 fn predict_us(xs: &[f64], ys: &[f64], n: f64) -> f64 {
     match (xs, ys) {
         ([.., x0, x1], [.., y0, y1]) if *x1 > *x0 && *y0 > 0.0 => {
@@ -373,7 +373,7 @@ const SPARSE_ALF: &str = "global ALF, sparse Cholesky";
 
 /// Median time of one right-hand side of the global ALF with the sparse Cholesky
 /// backend (`mbs_alf::SparseAlf`, α = 1e6, μ = Ω = 1, ≤ 10 iterations: the ALF-DCA
-/// parameters) at the model's initial state [s].
+/// parameters) at the model's initial state \[s\].
 fn time_sparse_alf(model: &Model) -> Result<f64, String> {
     use mbs::integrators::OdeSystem;
     let params = mbs::alf::AlfParams {
@@ -549,7 +549,7 @@ pub fn consistency(ctx: &mut Ctx) -> Suite {
         let Ok(model) = ctx.model(b.name) else {
             continue;
         };
-        let state = State::initial(&model, mbs::frontend::SAMPLE_LAYOUT);
+        let state = State::initial(&model, mbs::SAMPLE_LAYOUT);
         let model = std::sync::Arc::new(model);
         let mut acc: Vec<(&str, nalgebra::DVector<f64>)> = Vec::new();
         let mut missing = Vec::new();

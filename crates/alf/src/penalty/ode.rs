@@ -78,7 +78,7 @@ impl PenaltyOde {
     /// The same ODE, stopping with [`AlfError::PenaltyRegularization`] when an
     /// accepted step leaves the accuracy an adaptive integrator at relative
     /// tolerance `rtol` is asked for: max |Φᵢ| > rtol · ℓ over the holonomic rows,
-    /// ℓ the mechanism's size ([`crate::penalty_scale::length_scale`]).
+    /// ℓ the mechanism's size (`crate::penalty_scale::length_scale`).
     ///
     /// The penalty motion is not the constrained motion: with λ⁰ the initial
     /// Lagrange multipliers, eq 5.3.7 keeps ε(λ − λ⁰) = Φ, so the constraints

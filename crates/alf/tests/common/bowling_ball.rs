@@ -1,5 +1,5 @@
 //! Chiou's bowling ball (thesis sec 7.4) written, as in the thesis, about the
-//! **geometric centre**: a self-contained [`PartitionedSystem`] for the two-stage
+//! **geometric centre**: a self-contained `PartitionedSystem` for the two-stage
 //! staggered procedure (`mbs_integrators::TwoStageStaggered`, sec 5.5.2) and for the
 //! plain central difference with the lagged velocity ωⁿ ≈ ω^{n−½}
 //! (`mbs_integrators::CentralDifference`, eqs 7.4.12–7.4.13).
@@ -66,10 +66,10 @@
 //!
 //! # The two schemes
 //!
-//! - [`Scheme::Staggered`]: `TwoStageStaggered` drives the system; the implicit stage
+//! - `Scheme::Staggered`: `TwoStageStaggered` drives the system; the implicit stage
 //!   at each (half or integer) station records ϱ and u̇ⁿ, and the solve runs in the
 //!   following `accelerations` call with F at the station's own velocity (no lag).
-//! - [`Scheme::CentralDifference`]: `CentralDifference` drives it; each acceleration
+//! - `Scheme::CentralDifference`: `CentralDifference` drives it; each acceleration
 //!   evaluation, at the lagged velocity v^{n−½} (eq 7.4.13), first solves eq 5.5.5.2
 //!   with u̇ⁿ ≈ v^{n−½} (the same wiring as `mbs_alf::OneStagePenalty`).
 //!

@@ -1,13 +1,13 @@
 //! Primitive conditions the joints are composed from (STYLE.md "joints from
 //! primitives"): point coincidence, dot-1 (axis ⟂ axis), dot-2 (axis ⟂ d), distance,
-//! all written on the kinematic-expression algebra of [`kin`].
+//! all written on the kinematic-expression algebra of `kin`.
 
-pub mod distance;
-pub mod dot1;
-pub mod dot2;
-pub mod kin;
-pub mod marker;
-pub mod point;
+mod distance;
+mod dot1;
+mod dot2;
+mod kin;
+mod marker;
+mod point;
 
 pub use distance::distance;
 pub use dot1::dot1;

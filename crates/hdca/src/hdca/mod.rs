@@ -686,7 +686,7 @@ impl Hdca {
     /// f = y'(t, y) (the paper's finite-difference option; O(h²), h = `step`).
     /// `out` gets, per cut joint in increasing joint id, its 6 − n_f components: the
     /// force (and moment) that body i exerts on body j, at j's marker origin, along
-    /// the columns of D listed in [`crate::joint`] (point rows first). Tree-joint
+    /// the columns of D listed in `crate::joint` (point rows first). Tree-joint
     /// reactions are not computed (the paper: "the method needs some extensions").
     pub fn cut_joint_reactions(
         &mut self,

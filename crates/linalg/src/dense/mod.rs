@@ -2,10 +2,10 @@
 //! solver. Each solver owns its factor storage and scratch, so once built a
 //! `factor` + `solve_in_place` cycle allocates nothing.
 
-pub mod cholesky;
-pub mod kkt;
-pub mod ldlt;
-pub mod lu;
+mod cholesky;
+mod kkt;
+mod ldlt;
+mod lu;
 mod redundant;
 
 pub use cholesky::{DenseCholesky, DenseCholeskyParams};

@@ -12,28 +12,28 @@
 //!
 //! | method | equations | `P` orthonormal | rank measure compared with `rank_tol` |
 //! |---|---|---|---|
-//! | [`zero_eigen`] | 3.9–3.15 | yes | eigenvalue of `Φ_qᵀΦ_q` over the largest |
-//! | [`schur`] | 3.16–3.19 | yes | diagonal of the (symmetric) Schur form over the largest |
-//! | [`putd_householder`] | 3.20–3.23 | yes | Gauss–Jordan pivot over `max|Φ_q|` |
-//! | [`putd_gauss`] | 3.20–3.23 | yes (Gram–Schmidt) | Gauss pivot over `max|Φ_q|` |
-//! | [`svd`] | 3.24–3.28 | yes | singular value over the largest |
-//! | [`qr`] | 3.29–3.36 | yes | `|R_ii|` over `|R_00|` |
-//! | [`coordinate_partitioning`] | 3.37–3.39 | no (`P = [−Φ_u⁻¹Φ_v; I]`) | Gauss–Jordan pivot over `max|Φ_q|` |
-//! | [`wang_huston`] | 3.40–3.42 | yes | eigenvalue of `Φ_q M⁻¹ Φ_qᵀ` over the largest |
+//! | `zero_eigen` | 3.9–3.15 | yes | eigenvalue of `Φ_qᵀΦ_q` over the largest |
+//! | `schur` | 3.16–3.19 | yes | diagonal of the (symmetric) Schur form over the largest |
+//! | `putd_householder` | 3.20–3.23 | yes | Gauss–Jordan pivot over `max|Φ_q|` |
+//! | `putd_gauss` | 3.20–3.23 | yes (Gram–Schmidt) | Gauss pivot over `max|Φ_q|` |
+//! | `svd` | 3.24–3.28 | yes | singular value over the largest |
+//! | `qr` | 3.29–3.36 | yes | `|R_ii|` over `|R_00|` |
+//! | `coordinate_partitioning` | 3.37–3.39 | no (`P = [−Φ_u⁻¹Φ_v; I]`) | Gauss–Jordan pivot over `max|Φ_q|` |
+//! | `wang_huston` | 3.40–3.42 | yes | eigenvalue of `Φ_q M⁻¹ Φ_qᵀ` over the largest |
 //!
 //! Accuracy note: the two eigenvalue methods work on `Φ_qᵀΦ_q`, so their error in
 //! `Φ_q P` grows like `κ(Φ_q)²` (about `ε κ²‖Φ_q‖`); prefer QR or SVD for
 //! ill-conditioned Jacobians (the paper's conclusion, sec 5, agrees).
 
-pub mod coordinate_partitioning;
-pub mod putd_gauss;
-pub mod putd_householder;
-pub mod qr;
-pub mod schur;
-pub mod svd;
-pub mod wang_huston;
-pub mod workspace;
-pub mod zero_eigen;
+mod coordinate_partitioning;
+mod putd_gauss;
+mod putd_householder;
+mod qr;
+mod schur;
+mod svd;
+mod wang_huston;
+mod workspace;
+mod zero_eigen;
 
 pub use coordinate_partitioning::{
     CoordinatePartitioning, GaussJordan, GaussJordanWork, Partition, gauss_jordan,

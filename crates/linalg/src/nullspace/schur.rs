@@ -61,16 +61,7 @@ pub fn compute_into(
     Ok(())
 }
 
-/// Symmetric Schur decomposition `Uᵀ A U = diag(t)` by cyclic Jacobi rotations.
-pub fn symmetric_schur(mut a: DMatrix<f64>) -> Result<(Vec<f64>, DMatrix<f64>), LinalgError> {
-    let n = a.nrows();
-    let mut u = DMatrix::<f64>::zeros(n, n);
-    let mut t = vec![0.0; n];
-    symmetric_schur_in_place(a.as_mut_slice(), u.as_mut_slice(), &mut t, n)?;
-    Ok((t, u))
-}
-
-/// [`symmetric_schur`] on column-major `n × n` slices: `a` is overwritten,
+/// Symmetric Schur decomposition `Uᵀ A U = diag(t)` by cyclic Jacobi rotations, on column-major `n × n` slices: `a` is overwritten,
 /// `u` receives `U`, `t` the diagonal (allocation-free).
 pub fn symmetric_schur_in_place(
     a: &mut [f64],

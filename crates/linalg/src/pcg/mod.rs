@@ -25,9 +25,9 @@
 //! bit-identical for [`crate::Par::Seq`], [`crate::Par::Rayon`] and any thread
 //! count.
 
-pub mod arrowhead;
-pub mod precond;
-pub mod solver;
+mod arrowhead;
+mod precond;
+mod solver;
 
 pub use arrowhead::{ArrowheadOperator, JointBlocks};
 pub use precond::Preconditioner;

@@ -8,9 +8,9 @@
 //!   (Pękal–Frączek eq 2.5) with static + dynamic regularization and iterative
 //!   refinement against the unregularized matrix.
 
-pub mod cholesky;
-pub mod ldlt;
-pub mod pattern;
+mod cholesky;
+mod ldlt;
+mod pattern;
 
 pub use cholesky::{SparseCholesky, SparseCholeskyParams, SparseOrdering};
 pub use ldlt::{SparseKkt, SparseKktInfo, SparseKktParams};

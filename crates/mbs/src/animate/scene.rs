@@ -73,7 +73,7 @@ fn scene_shape(s: &Shape) -> SceneShape {
         position: f3(&s.position),
         // Euler parameters [e0, e1, e2, e3] are the quaternion (w, x, y, z)
         quaternion: [p[1] as f32, p[2] as f32, p[3] as f32, p[0] as f32],
-        color: s.color.as_ref().map(mbs_model::shape::format_rgb),
+        color: s.color.as_ref().map(mbs_model::format_rgb),
     }
 }
 

@@ -18,17 +18,17 @@ pub struct Case {
     pub id: String,
     /// Built-in name or generator spec the model comes from.
     pub spec: String,
-    /// Horizon [s].
+    /// Horizon \[s\].
     pub t_end: f64,
-    /// Energy-error target [J] (the accuracy the mbs run shown must meet).
+    /// Energy-error target \[J\] (the accuracy the mbs run shown must meet).
     pub target_energy: f64,
     /// Constraint-violation target (‖Φ‖), where the case has loops.
     pub target_phi: Option<f64>,
 }
 
-/// Sampling of energy and violation [s] (positions are compared at t = 1 s).
+/// Sampling of energy and violation \[s\] (positions are compared at t = 1 s).
 pub const T_SAMPLE: f64 = 0.1;
-/// Time at which positions are compared with mbs's most accurate run [s].
+/// Time at which positions are compared with mbs's most accurate run \[s\].
 pub const T_POSITIONS: f64 = 1.0;
 
 /// Every case, or those listed in `MBS_PEERS_CASES` (comma-separated ids).

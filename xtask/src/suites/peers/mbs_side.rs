@@ -95,7 +95,7 @@ pub fn integrator_label(i: &IntegratorChoice) -> String {
     }
 }
 
-/// CPU time of the calling thread [s] (Linux `/proc/thread-self/schedstat`).
+/// CPU time of the calling thread \[s\] (Linux `/proc/thread-self/schedstat`).
 pub fn thread_cpu() -> f64 {
     std::fs::read_to_string("/proc/thread-self/schedstat")
         .ok()
@@ -115,7 +115,7 @@ pub fn run_once(model: &Model, method: &str, integrator: IntegratorChoice, t_end
     run_sampled(model, method, integrator, t_end, sample_times(t_end))
 }
 
-/// CPU time [s] of `run`'s configuration with three output samples only (t = 0, 1 s,
+/// CPU time \[s\] of `run`'s configuration with three output samples only (t = 0, 1 s,
 /// t_end): the method's own cost without most of the facade's per-sample work
 /// (energies, constraint norms, the singular-value watch of small models).
 pub fn cpu_few_samples(model: &Model, run: &MbsRun, t_end: f64) -> f64 {

@@ -27,7 +27,7 @@ use python::{ENGINES, PeerResult, ensure_venv, run_script};
 
 /// Timed repeats of the runs shown (median, min–max).
 const REPEATS: usize = 5;
-/// Stop repeating a run once its repeats took this long [s].
+/// Stop repeating a run once its repeats took this long \[s\].
 const REPEAT_BUDGET_S: f64 = 120.0;
 /// A peer script is stopped after this long on one case.
 const SCRIPT_TIMEOUT: Duration = Duration::from_secs(3600);

@@ -11,7 +11,7 @@ use crate::report::Table;
 use crate::runner::{fixed, loglog_slope, sci};
 use crate::suites::scaling::{load_average, time_rhs};
 
-/// Time of one RHS evaluation [s] on `threads` threads: the front-end's accelerations
+/// Time of one RHS evaluation \[s\] on `threads` threads: the front-end's accelerations
 /// at the initial state, or, for a method whose accelerations are not a function of
 /// the state alone (HDCA's Hamiltonian form), the wall time of a short run (RK45,
 /// 1e-6, 10 ms) per RHS evaluation, best of three.
@@ -35,7 +35,7 @@ fn per_rhs(method: &Method, model: &Model, threads: usize) -> Result<f64, String
     })
 }
 
-/// Five-bar, 10 s, one thread [s].
+/// Five-bar, 10 s, one thread \[s\].
 pub const FIVE_BAR_SECONDS: f64 = 0.05;
 /// Largest fitted exponent of the per-RHS time that counts as O(n).
 pub const LINEAR_EXPONENT: f64 = 1.1;
