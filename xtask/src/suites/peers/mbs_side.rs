@@ -252,6 +252,10 @@ pub fn candidates(case: &Case, model: &Model, slow: &mut TooSlow) -> (Vec<MbsRun
             .filter(|(n, _)| model.n_bodies() >= *n)
             .map(|(_, why)| why.clone());
         if let Some(why) = earlier.or_else(|| too_slow(method, model)) {
+            // larger cases skip it without building it (a dense front-end at
+            // n = 1024 holds gigabytes before its first evaluation)
+            slow.entry(method.clone())
+                .or_insert_with(|| (model.n_bodies(), format!("{why} on {}", case.id)));
             eprintln!("  mbs / {} / {method}: {why}", case.id);
             notes.push(format!("{method}: {why}"));
             continue;
