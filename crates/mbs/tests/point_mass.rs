@@ -7,6 +7,10 @@ use mbs::{IntegratorChoice, Method, Model, Simulation, Trajectory};
 use mbs_model::{BodyRef, JointKind, ModelBuilder};
 use nalgebra::{Matrix3, Vector3};
 
+#[path = "common/elliptic.rs"]
+mod elliptic;
+use elliptic::elliptic_k;
+
 const G: f64 = 9.81;
 
 /// A point mass of 2 kg on a massless rod of length `l` (a distance joint) from the
@@ -128,17 +132,6 @@ fn sign_changes(t: &[f64], f: &[f64], fd: &[f64]) -> Vec<f64> {
         out.push(t[k - 1] + 0.5 * (lo + hi) * h);
     }
     out
-}
-
-/// Complete elliptic integral of the first kind K(k) = π / (2 AGM(1, √(1 − k²))).
-/// The AGM converges quadratically: 40 iterations reach the last bit (a test on
-/// |a − b| ≤ 1e-16 a can cycle forever between neighbouring floats).
-fn elliptic_k(k: f64) -> f64 {
-    let (mut a, mut b) = (1.0_f64, (1.0 - k * k).sqrt());
-    for _ in 0..40 {
-        (a, b) = (0.5 * (a + b), (a * b).sqrt());
-    }
-    std::f64::consts::PI / (2.0 * a)
 }
 
 /// A point-mass simple pendulum released from rest at 150° from the downward

@@ -9,6 +9,10 @@
 
 use mbs::{IntegratorChoice, Method, Simulation, Trajectory};
 
+#[path = "common/elliptic.rs"]
+mod elliptic;
+use elliptic::elliptic_k;
+
 /// Absolute angle about z of every body at every sample, unwrapped along the
 /// trajectory (the bodies of the planar mechanisms turn about z only: p = [cos φ/2, 0,
 /// 0, sin φ/2]).
@@ -201,15 +205,6 @@ fn sign_changes(t: &[f64], f: &[f64], fd: &[f64]) -> Vec<f64> {
         out.push(t[k - 1] + 0.5 * (lo + hi) * h);
     }
     out
-}
-
-/// Complete elliptic integral of the first kind K(k) = π / (2 AGM(1, √(1 − k²))).
-fn elliptic_k(k: f64) -> f64 {
-    let (mut a, mut b) = (1.0_f64, (1.0 - k * k).sqrt());
-    while (a - b).abs() > 1e-16 * a {
-        (a, b) = (0.5 * (a + b), (a * b).sqrt());
-    }
-    std::f64::consts::PI / (2.0 * a)
 }
 
 /// Bayo & Ledesma's second example (the Cartesian pendulum of Brenan, Campbell &
