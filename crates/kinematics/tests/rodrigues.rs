@@ -85,14 +85,36 @@ proptest! {
     /// differences, and the inverses.
     #[test]
     fn rates(g in vec3(3.0), gdot in vec3(3.0)) {
-        let h = 1e-5;
-        let a = rotation(&g);
-        let adot = (rotation(&(g + h * gdot)) - rotation(&(g - h * gdot))) / (2.0 * h);
-        let w = omega_from_rates(&g, &gdot);
-        let wb = omega_body_from_rates(&g, &gdot);
-        prop_assert!((unskew(&(adot * a.transpose())) - w).norm() < 1e-8);
-        prop_assert!((unskew(&(a.transpose() * adot)) - wb).norm() < 1e-8);
-        prop_assert!((rates_from_omega(&g, &w) - gdot).norm() < 1e-12 * (1.0 + g.norm_squared()) * (1.0 + gdot.norm()));
-        prop_assert!((rates_from_omega_body(&g, &wb) - gdot).norm() < 1e-12 * (1.0 + g.norm_squared()) * (1.0 + gdot.norm()));
+        check_rates(g, gdot)?;
     }
+}
+
+/// Ȧ by the fourth-order central difference (truncation O(h⁴|ġ|⁵), round-off
+/// ≈ ε/h): the second-order one with h = 1e-5 has a truncation error h²|ġ|³/6·c that
+/// reached 1e-8 at g = 0, |ġ| ≈ 3.8.
+fn rotation_rate(g: &Vector3<f64>, gdot: &Vector3<f64>) -> nalgebra::Matrix3<f64> {
+    let h = 1e-4;
+    let at = |s: f64| rotation(&(g + s * h * gdot));
+    (8.0 * (at(1.0) - at(-1.0)) - (at(2.0) - at(-2.0))) / (12.0 * h)
+}
+
+fn check_rates(g: Vector3<f64>, gdot: Vector3<f64>) -> Result<(), TestCaseError> {
+    let a = rotation(&g);
+    let adot = rotation_rate(&g, &gdot);
+    let w = omega_from_rates(&g, &gdot);
+    let wb = omega_body_from_rates(&g, &gdot);
+    prop_assert!((unskew(&(adot * a.transpose())) - w).norm() < 1e-8);
+    prop_assert!((unskew(&(a.transpose() * adot)) - wb).norm() < 1e-8);
+    let inverse_tol = 1e-12 * (1.0 + g.norm_squared()) * (1.0 + gdot.norm());
+    prop_assert!((rates_from_omega(&g, &w) - gdot).norm() < inverse_tol);
+    prop_assert!((rates_from_omega_body(&g, &wb) - gdot).norm() < inverse_tol);
+    Ok(())
+}
+
+/// The case a random seed found: no rotation, fast rates (the second-order difference
+/// was 1e-8 off there).
+#[test]
+fn rates_at_zero_rotation() {
+    check_rates(Vector3::zeros(), Vector3::new(2.57, 0.0, 2.80)).unwrap();
+    check_rates(Vector3::zeros(), Vector3::new(-3.0, 3.0, -3.0)).unwrap();
 }
