@@ -117,11 +117,11 @@ impl Params for LagrangeParams {
     }
 
     fn build(&self, model: Arc<Model>) -> Result<Box<dyn Formulation>, FormulationError> {
-        if self.backend == AlfBackend::Sparse {
-            if let Some(run) = self.build_sparse(&model)? {
-                return Ok(Box::new(Runner::new(params::display(self), model, run)));
-            }
-            // dependent rows and not strict: the documented dense fallback below
+        // dependent rows and not strict: `None`, the documented dense fallback below
+        if self.backend == AlfBackend::Sparse
+            && let Some(run) = self.build_sparse(&model)?
+        {
+            return Ok(Box::new(Runner::new(params::display(self), model, run)));
         }
         let formulation = crate::params::Formulation::Lagrange {
             baumgarte: self.baumgarte,

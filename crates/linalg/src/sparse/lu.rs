@@ -81,7 +81,7 @@ pub fn small_pivots(
         .filter(|&j| {
             // the pivot is stored last in its column of U
             let d = u.val_of_col(j).last().copied().unwrap_or(0.0);
-            !(d.abs() > tol)
+            d.abs() <= tol || !d.is_finite()
         })
         .map(|j| rp[j])
         .collect();
