@@ -74,7 +74,7 @@ fn sparse_alf_index1_follows_the_dense_alf_index1_and_holds_the_constraints() {
 }
 
 #[test]
-fn sparse_alf_index1_projects_a_perturbed_start_like_the_dense_one() {
+fn sparse_projections_hold_the_constraints_tighter_than_none() {
     // without projections the sparse ALF drifts (Baumgarte-like penalty terms only);
     // the projections remove it
     let plain = run("chain:n=16", "alf:backend=sparse", 0.5);
