@@ -34,6 +34,7 @@ mod penalty_scale;
 mod projection;
 mod recovery;
 mod sparse_alf;
+mod sparse_lagrange;
 
 pub use alf::{AlfAccelerations, AlfInfo};
 pub use assembly::{AssemblyParams, AssemblyReport, assemble};
@@ -58,3 +59,4 @@ pub use penalty_scale::{
 pub use projection::{ProjectionInfo, ProjectionKind, Projector};
 pub use recovery::MultiplierRecovery;
 pub use sparse_alf::SparseAlf;
+pub use sparse_lagrange::SparseLagrange;

@@ -5,6 +5,12 @@
 //! symbolic analysis is done once, and Φ_q, Φ_qᵀ are applied matrix-free. Cost per
 //! evaluation O(n) for chains and trees, against O(n³) for the dense backend; the
 //! result equals [`crate::AlfAccelerations`] up to round-off (same iteration).
+//!
+//! With projections ([`SparseAlf::with_projections`]) the mass-orthogonal
+//! projections of positions and velocities (Bayo–Ledesma eqs 9–15, 17–24) refactor
+//! the same Cholesky object with the projection penalty (see [`projection`]).
+
+mod projection;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -41,6 +47,8 @@ pub struct SparseAlf {
     phi: Vec<f64>,
     evaluations: u64,
     iterations: u64,
+    /// The mass-orthogonal projections and their buffers, if on.
+    projection: Option<projection::SparseProjection>,
 }
 
 fn block_entries(a: usize, b: usize, out: &mut Vec<(usize, usize)>) {
@@ -54,6 +62,16 @@ fn block_entries(a: usize, b: usize, out: &mut Vec<(usize, usize)>) {
 impl SparseAlf {
     /// Builds the pattern of L and its symbolic factorization once.
     pub fn new(model: Arc<Model>, params: AlfParams) -> Result<Self, AlfError> {
+        Self::with_projections(model, params, None)
+    }
+
+    /// As [`Self::new`], with the mass-orthogonal projections of `projection`
+    /// ([`Self::project_state`]) if given.
+    pub fn with_projections(
+        model: Arc<Model>,
+        params: AlfParams,
+        projection: Option<crate::params::ProjectionParams>,
+    ) -> Result<Self, AlfError> {
         let sys = SystemLayout::new(&model, Layout::EulerParamsPdot);
         let ws = Workspace::new(&sys);
         let nb = model.n_bodies();
@@ -82,7 +100,10 @@ impl SparseAlf {
         };
         let pattern = SparsePattern::symmetric_lower(n, &entries).map_err(linalg)?;
         let chol = SparseCholesky::new(pattern, SparseCholeskyParams::default()).map_err(linalg)?;
+        let projection =
+            projection.map(|p| projection::SparseProjection::new(p, n, m, sys.pattern().nnz()));
         Ok(Self {
+            projection,
             values: vec![0.0; entries.len()],
             model,
             sys,
@@ -139,10 +160,15 @@ impl SparseAlf {
         }
     }
 
-    /// Assembles L = M + α Σ_k J_kᵀJ_k block by block (normalization rows
-    /// 2pᵀ give α·4ppᵀ on the Euler-parameter diagonal block) and factors it.
+    /// Assembles L = M + α Σ_k J_kᵀJ_k with the ALF penalty and factors it.
     fn factor(&mut self, t: f64) -> Result<(), AlfError> {
-        let alpha = self.params.alpha;
+        self.factor_with(t, self.params.alpha, false)
+    }
+
+    /// Assembles L = M + α Σ_k J_kᵀJ_k block by block (normalization rows
+    /// 2pᵀ give α·4ppᵀ on the Euler-parameter diagonal block), over the holonomic
+    /// rows only if `holonomic_only` (the position projection, eq 10), and factors it.
+    fn factor_with(&mut self, t: f64, alpha: f64, holonomic_only: bool) -> Result<(), AlfError> {
         self.values.fill(0.0);
         for b in 0..self.sys.n_bodies() {
             if let MassBlock::Pdot(m) = self.ws.mass_block(&self.sys, b) {
@@ -160,7 +186,11 @@ impl SparseAlf {
         for k in 0..self.sys.entries().len() {
             let e = self.sys.entries()[k];
             let blk = self.ws.block(k).clone();
-            let rows = blk.rows;
+            let rows = if holonomic_only {
+                e.n_holonomic
+            } else {
+                blk.rows
+            };
             let bodies = [(e.body_i, &blk.ji_pdot), (e.body_j, &blk.jj_pdot)];
             for (ba, ja) in bodies {
                 let BodyRef::Body(a) = ba else { continue };
@@ -182,6 +212,14 @@ impl SparseAlf {
                 context: "sparse factorization of M + Φ_qᵀαΦ_q",
                 source,
             })
+    }
+
+    /// The name of the constraint behind global row `row`, for errors.
+    fn row_label(&self, row: usize) -> String {
+        match self.sys.source_of_row(row) {
+            Some(s) => self.sys.source_name(&self.model, s),
+            None => format!("constraint row {row}"),
+        }
     }
 
     fn constraint_error(&self, t: f64, e: ConstraintError) -> AlfError {
@@ -294,6 +332,14 @@ impl OdeSystem for SparseAlf {
         dydt[..n].copy_from_slice(v);
         self.accelerations(t, q, v, &mut dydt[n..])
             .map(|_| ())
+            .map_err(|e| SystemError::with_source(e.to_string(), e))
+    }
+
+    fn project(&mut self, t: f64, y: &mut [f64]) -> Result<bool, SystemError> {
+        let n = self.n();
+        let (q, v) = y.split_at_mut(n);
+        self.project_state(t, q, v)
+            .map(|i| i.is_some())
             .map_err(|e| SystemError::with_source(e.to_string(), e))
     }
 }

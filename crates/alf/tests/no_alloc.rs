@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use mbs_alf::{
     AlfParams, Formulation, Index1, MechanismDescriptor, Projection, ProjectionParams, SparseAlf,
+    SparseLagrange,
 };
 use mbs_integrators::OdeSystem;
 use mbs_mechanisms::alf_dca::{AlfDcaParams, five_bar};
@@ -86,4 +87,34 @@ fn rhs_and_projection_do_not_allocate() {
     sp.rhs(0.0, &y, &mut dy).unwrap();
     let n = count(|| sp.rhs(0.1, &y, &mut dy).unwrap());
     assert_eq!(n, 0, "sparse ALF: {n} allocations in rhs");
+    // the sparse ALF-INDEX1: rhs and the mass-orthogonal projections
+    let mut sp = SparseAlf::with_projections(
+        model.clone(),
+        AlfParams::default(),
+        Some(ProjectionParams::default()),
+    )
+    .unwrap();
+    let mut y = sp.initial_state();
+    sp.rhs(0.0, &y, &mut dy).unwrap();
+    y[0] += 1e-6;
+    sp.project(0.0, &mut y).unwrap();
+    let n = count(|| sp.rhs(0.1, &y, &mut dy).unwrap());
+    assert_eq!(n, 0, "sparse ALF-INDEX1: {n} allocations in rhs");
+    y[0] += 1e-6;
+    let n = count(|| {
+        sp.project(0.1, &mut y).unwrap();
+    });
+    assert_eq!(n, 0, "sparse ALF-INDEX1: {n} allocations in project");
+    // the sparse Lagrange KKT solve (a chain: independent rows), with Baumgarte
+    let chain = Arc::new(
+        mbs_mechanisms::generators::open_chain(8, mbs_mechanisms::generators::ChainJoint::Revolute)
+            .unwrap(),
+    );
+    let mut sl = SparseLagrange::new(chain, Some(Default::default()), false).unwrap();
+    let (q, v) = sl.initial_state();
+    let y: Vec<f64> = q.iter().chain(v.iter()).copied().collect();
+    let mut dy = vec![0.0; y.len()];
+    sl.rhs(0.0, &y, &mut dy).unwrap();
+    let n = count(|| sl.rhs(0.1, &y, &mut dy).unwrap());
+    assert_eq!(n, 0, "sparse Lagrange: {n} allocations in rhs");
 }

@@ -201,7 +201,8 @@ mod tests {
                     beta: 3.0
                 }),
                 projection_every: 0,
-                strict: false
+                strict: false,
+                backend: Default::default(),
             })
         );
         assert_eq!(m.to_string().parse::<Method>().unwrap(), m);

@@ -233,6 +233,7 @@ pub fn scaling(ctx: &mut Ctx) -> Suite {
         );
     }
     crossover(ctx, &mut s, &mut data);
+    backends(ctx, &mut s, &mut data);
     speedup(ctx, &mut s, &mut data);
     s.data = serde_json::Value::Object(data);
     s.settle_status();
@@ -278,9 +279,18 @@ fn speedup(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, serd
         "natural-partitioning",
         "penalty-pcg",
         SPARSE_ALF,
+        SPARSE_ALF_INDEX1,
+        SPARSE_LAGRANGE,
     ] {
         let method = name.parse::<Method>().ok();
-        for (fam, generate) in families {
+        // the closed loop is planar in 3-D, hence redundant: lagrange:backend=sparse
+        // runs the dense least-squares solve there (measured in the scaling tables)
+        let fams = if name == SPARSE_LAGRANGE {
+            &families[..1]
+        } else {
+            &families[..]
+        };
+        for &(fam, generate) in fams {
             let key = if method.is_some() {
                 format!("{fam}/{name}/1")
             } else {
@@ -339,6 +349,7 @@ fn speedup(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, serd
             }
         }
     }
+    t.note("lagrange:backend=sparse is measured on the open chain only: the closed loop is planar in 3-D, hence has redundant constraints, which that method hands to the dense least-squares solve.");
     t.note("A front-end whose evaluation is predicted above 0.1 s at n = 1024 (from the scaling tables' two largest sizes) is measured at the largest size under that.");
     t.note("Each time is the best of three medians (0.2 s of evaluations each) at the initial state. A load average near or above 1 on a 2-core machine means the second core was busy and the speed-up is understated.");
     s.tables.push(t);
@@ -366,6 +377,97 @@ fn fits(data: &serde_json::Map<String, serde_json::Value>, key: &str, n: usize) 
             .unwrap_or_default()
     };
     predict_us(&series("n"), &series("us"), n as f64) <= 1e5
+}
+
+/// The sparse ALF-INDEX1 (its RHS is the sparse ALF's; the projections come after
+/// accepted steps).
+const SPARSE_ALF_INDEX1: &str = "alf-index1:backend=sparse";
+
+/// The sparse Lagrange KKT solve.
+const SPARSE_LAGRANGE: &str = "lagrange:backend=sparse";
+
+/// The methods with a `backend=` key, compared dense vs sparse in [`backends`].
+const BACKEND_METHODS: [&str; 3] = ["alf", "alf-index1", "lagrange"];
+
+/// Dense vs sparse backend of `alf`, `alf-index1` and `lagrange` on the open chain:
+/// median time of one RHS evaluation at the initial state, one thread (the sparse
+/// factorizations are sequential). Dense sizes whose cubic extrapolation from the last
+/// measured size exceeds 0.2 s per evaluation are skipped.
+fn backends(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, serde_json::Value>) {
+    let sizes: &[usize] = if ctx.quick {
+        &[64, 256]
+    } else {
+        &[64, 256, 1024]
+    };
+    let mut t = Table::new(
+        "scaling_backends",
+        "open chain: dense vs sparse backend, time of one RHS evaluation, one thread",
+        &["method", "n", "dense [µs]", "sparse [µs]", "dense / sparse"],
+    );
+    let models: Vec<(usize, Option<Model>)> = sizes
+        .iter()
+        .map(|&n| (n, open_chain(n, ChainJoint::Revolute).ok()))
+        .collect();
+    for name in BACKEND_METHODS {
+        let (Ok(dense), Ok(sparse)) = (
+            name.parse::<Method>(),
+            format!("{name}:backend=sparse").parse::<Method>(),
+        ) else {
+            s.notes.push(format!("backends: {name} does not parse"));
+            continue;
+        };
+        let mut dense_last: Option<(f64, f64)> = None;
+        for (n, model) in &models {
+            let Some(model) = model else {
+                continue;
+            };
+            let nb = *n as f64;
+            let predicted = dense_last.map_or(0.0, |(n0, t0)| t0 * (nb / n0).powi(3));
+            let d = if predicted > 0.2 {
+                Err(format!(
+                    "skipped (≈ {} µs predicted)",
+                    fixed(predicted * 1e6, 0)
+                ))
+            } else {
+                time_rhs(&dense, model, 1)
+            };
+            if let Ok(sec) = d {
+                dense_last = Some((nb, sec));
+            }
+            let sp = time_rhs(&sparse, model, 1);
+            let cell = |r: &Result<f64, String>| match r {
+                Ok(sec) => fixed(sec * 1e6, 1),
+                Err(e) if e.starts_with("skipped") => e.clone(),
+                Err(e) => format!("error: {e}"),
+            };
+            let ratio = match (&d, &sp) {
+                (Ok(a), Ok(b)) if *b > 0.0 => fixed(a / b, 1),
+                _ => "—".into(),
+            };
+            eprintln!(
+                "  backends {name} n = {n} [µs]: dense {}, sparse {}",
+                cell(&d),
+                cell(&sp)
+            );
+            data.insert(
+                format!("backends/{name}/{n}"),
+                serde_json::json!({
+                    "dense_us": d.as_ref().ok().map(|x| x * 1e6),
+                    "sparse_us": sp.as_ref().ok().map(|x| x * 1e6),
+                }),
+            );
+            t.row(vec![
+                name.to_string(),
+                n.to_string(),
+                cell(&d),
+                cell(&sp),
+                ratio,
+            ]);
+        }
+    }
+    t.note("alf and alf-index1 share the RHS (the ALF accelerations, Bayo–Ledesma eqs 6–8, default penalty); alf-index1's mass-orthogonal projections run after accepted steps and are not in this time. lagrange: dense LU-based KKT solve vs sparse LDLᵀ with the symbolic analysis once.");
+    t.note("Median of 0.2 s of evaluations at the initial state. The dense backend skips sizes whose cubic extrapolation from the last measured size exceeds 0.2 s per evaluation.");
+    s.tables.push(t);
 }
 
 /// Row label of the global ALF with the sparse Cholesky backend (not a `Method`).

@@ -7,6 +7,7 @@ use mbs_formulation::{Formulation, FormulationError, Runner};
 use mbs_integrators::IntegratorChoice;
 use mbs_model::Model;
 
+use super::backend::AlfBackend;
 use super::index1::Index1Run;
 use super::sparse_run::SparseAlfRun;
 use crate::mechanism::MechanismDescriptor;
@@ -39,17 +40,6 @@ pub struct AlfIndex1Params {
     pub backend: AlfBackend,
 }
 
-/// Linear algebra of the ALF leading matrix `M + Φ_qᵀαΦ_q` (Bayo–Ledesma eq 10).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum AlfBackend {
-    /// Dense Cholesky, O(n³) per evaluation; with projections.
-    #[default]
-    Dense,
-    /// Sparse Cholesky with the symbolic analysis done once ([`crate::SparseAlf`]),
-    /// O(n) per evaluation for chains and trees; no projections (`every=0`).
-    Sparse,
-}
-
 impl AlfIndex1Params {
     /// The defaults with projections every `projection_every` steps.
     pub fn with_projections(projection_every: usize) -> Self {
@@ -61,7 +51,7 @@ impl AlfIndex1Params {
             max_iter: d.max_iter,
             tol: d.tol,
             projection_every,
-            backend: AlfBackend::Dense,
+            backend: AlfBackend::default(),
         }
     }
 }
@@ -130,24 +120,9 @@ impl Params for AlfIndex1Params {
             },
             Key {
                 key: "backend",
-                meaning: "leading-matrix solver: dense, or sparse (O(n) for chains and trees; every=0 only)",
-                get: |p| {
-                    Some(
-                        match p.backend {
-                            AlfBackend::Dense => "dense",
-                            AlfBackend::Sparse => "sparse",
-                        }
-                        .to_string(),
-                    )
-                },
-                set: |p, v| {
-                    p.backend = match v {
-                        "dense" => AlfBackend::Dense,
-                        "sparse" => AlfBackend::Sparse,
-                        _ => return Err(params::Problem::NotOneOf(&["dense", "sparse"])),
-                    };
-                    Ok(())
-                },
+                meaning: "leading-matrix solver: dense, or sparse (Cholesky with the symbolic analysis once; O(n) for chains and trees, projections included)",
+                get: |p| Some(p.backend.as_str().to_string()),
+                set: |p, v| params::assign(&mut p.backend, AlfBackend::parse(v)),
             },
         ]
     }
@@ -206,18 +181,23 @@ impl Params for AlfIndex1Params {
         // with small bodies (Andrew's squeezer, λ_min ~ 1e-5) that is 1e3 × α·ε.
         let newton_tol = (1e3 * alpha * f64::EPSILON).clamp(1e-10, 1e-7);
         if self.backend == AlfBackend::Sparse {
-            if self.projection_every > 0 {
-                return Err(FormulationError::invalid_input(format!(
-                    "{}: backend=sparse has no mass-orthogonal projections (every={}); use alf:backend=sparse, or the dense backend for projections",
-                    params::display(self),
-                    self.projection_every
-                )));
-            }
             let crate::params::Formulation::Alf(alf) = formulation else {
                 unreachable!("built as Formulation::Alf above")
             };
-            let run = SparseAlfRun::new(model.clone(), alf, newton_tol)
-                .map_err(|e| FormulationError::invalid_input(e.to_string()))?;
+            let projection = match projection {
+                Projection::AugmentedLagrangian(p) => Some(p),
+                _ => None,
+            };
+            let run = SparseAlfRun::new(
+                params::display(self),
+                self.name(),
+                model.clone(),
+                alf,
+                projection,
+                self.projection_every,
+                newton_tol,
+            )
+            .map_err(|e| FormulationError::invalid_input(e.to_string()))?;
             return Ok(Box::new(Runner::new(params::display(self), model, run)));
         }
         let run = Index1Run::new(

@@ -7,8 +7,11 @@ use mbs_formulation::{Formulation, FormulationError, Runner};
 use mbs_integrators::IntegratorChoice;
 use mbs_model::Model;
 
+use super::backend::AlfBackend;
 use super::index1::Index1Run;
+use super::sparse_lagrange_run::SparseLagrangeRun;
 use crate::params::{Baumgarte, Projection, ProjectionParams};
+use crate::sparse_lagrange::SparseLagrange;
 
 /// Lagrange multipliers, M q̈ + Φ_qᵀ λ = Q, Φ_q q̈ = γ (Bayo–Ledesma eq 4), optionally
 /// Baumgarte-stabilized (γ − 2α̂ Φ̇ − β̂² Φ) and/or with mass-orthogonal projections
@@ -23,6 +26,11 @@ pub struct LagrangeParams {
     /// configurations) stop the run with an error naming the joints and the time,
     /// instead of the default least-squares (min-norm) solve that handles them.
     pub strict: bool,
+    /// Linear algebra of the KKT matrix: dense (LU, least squares unless strict) or
+    /// sparse (`LDLᵀ` with the symbolic analysis once, O(n) for chains and trees;
+    /// full-rank Φ_q: a model with dependent rows at its initial state runs the
+    /// dense least-squares solve instead, or stops with them named if strict).
+    pub backend: AlfBackend,
 }
 
 /// Sets the Baumgarte gain `gain` picks (α̂ or β̂) from `v`, turning Baumgarte on
@@ -65,6 +73,12 @@ impl Params for LagrangeParams {
                 get: |p| p.baumgarte.map(|b| params::number_text(b.beta)),
                 set: |p, v| set_gain(p, v, |b| &mut b.beta),
             },
+            Key {
+                key: "backend",
+                meaning: "KKT solver: dense, or sparse (LDLᵀ with the symbolic analysis once; O(n) for chains and trees; redundant constraints fall back to the dense least-squares solve, or stop if strict; every=0 only)",
+                get: |p| Some(p.backend.as_str().to_string()),
+                set: |p, v| params::assign(&mut p.backend, AlfBackend::parse(v)),
+            },
         ]
     }
 
@@ -103,6 +117,12 @@ impl Params for LagrangeParams {
     }
 
     fn build(&self, model: Arc<Model>) -> Result<Box<dyn Formulation>, FormulationError> {
+        // dependent rows and not strict: `None`, the documented dense fallback below
+        if self.backend == AlfBackend::Sparse
+            && let Some(run) = self.build_sparse(&model)?
+        {
+            return Ok(Box::new(Runner::new(params::display(self), model, run)));
+        }
         let formulation = crate::params::Formulation::Lagrange {
             baumgarte: self.baumgarte,
             // redundant constraints (every planar loop in 3-D) need the
@@ -130,5 +150,40 @@ impl Params for LagrangeParams {
     /// The implicit midpoint rule (Bayo–Ledesma, Table 1).
     fn paper_fixed_step_rule(&self, h: f64) -> IntegratorChoice {
         IntegratorChoice::Midpoint { h }
+    }
+}
+
+impl LagrangeParams {
+    /// The sparse run, or `None` when the rank probe finds dependent constraint rows
+    /// at the model's initial state and the solve is not strict (the caller then
+    /// runs the dense least-squares KKT solve, which handles them).
+    fn build_sparse(
+        &self,
+        model: &Arc<Model>,
+    ) -> Result<Option<SparseLagrangeRun>, FormulationError> {
+        let label = params::display(self);
+        if self.projection_every > 0 {
+            return Err(FormulationError::invalid_input(format!(
+                "{label}: backend=sparse has no KKT projections (every={}); use the dense backend, or alf-index1:backend=sparse for sparse mass-orthogonal projections",
+                self.projection_every
+            )));
+        }
+        let invalid = |e: crate::AlfError| FormulationError::invalid_input(e.to_string());
+        let mut sys =
+            SparseLagrange::new(model.clone(), self.baumgarte, self.strict).map_err(invalid)?;
+        let (q0, v0) = sys.initial_state();
+        // an evaluation failure at the initial state resurfaces, named, as the run's
+        // first error
+        let dependent = sys.dependent_constraints(0.0, &q0, &v0).unwrap_or(None);
+        if dependent.is_some() && !self.strict {
+            return Ok(None);
+        }
+        Ok(Some(SparseLagrangeRun::new(
+            label,
+            self.name(),
+            model.clone(),
+            sys,
+            dependent,
+        )))
     }
 }

@@ -13,13 +13,16 @@
 //! | `penalty`, `penalty-pcg` | [`PenaltyMethodParams`] |
 
 mod alf_index1;
+mod backend;
 mod index1;
 mod index3;
 mod lagrange;
 mod penalty;
+mod sparse_lagrange_run;
 mod sparse_run;
 
-pub use alf_index1::{AlfBackend, AlfIndex1Params};
+pub use alf_index1::AlfIndex1Params;
+pub use backend::AlfBackend;
 
 /// The absolute state of a descriptor run's y = [q; v] (the [`mbs_formulation::SAMPLE_LAYOUT`]).
 fn sample_state(t: f64, q: &[f64], v: &[f64]) -> mbs_model::State {

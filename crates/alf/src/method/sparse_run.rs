@@ -1,6 +1,8 @@
-//! The `alf:backend=sparse` run: ALF index-1 (Bayo–Ledesma eqs 6–8) with the sparse
-//! Cholesky backend of [`SparseAlf`], O(n) per evaluation for chains and trees, as an
-//! [`OdeFormulation`]. No projections (the sparse backend has none): `every=0` only.
+//! The `alf:backend=sparse` and `alf-index1:backend=sparse` runs: ALF index-1
+//! (Bayo–Ledesma eqs 6–8) with the sparse Cholesky backend of [`SparseAlf`], O(n)
+//! per evaluation for chains and trees, as an [`OdeFormulation`]; with the
+//! mass-orthogonal projections (eqs 9–15, 17–24) every `project_every` accepted
+//! steps on the same factorization object (ALF-INDEX1, Table 2).
 
 use std::sync::Arc;
 
@@ -14,28 +16,54 @@ use nalgebra::DVector;
 
 use super::index1::{body_names, descriptor_start};
 use crate::error::AlfError;
-use crate::params::AlfParams;
+use crate::params::{AlfParams, ProjectionParams};
 use crate::sparse_alf::SparseAlf;
 
 #[derive(Debug)]
 pub(crate) struct SparseAlfRun {
+    /// The method as written (for errors).
+    label: String,
+    /// The method name (for the branch guard's error).
+    family: &'static str,
     model: Arc<Model>,
     sys: SparseAlf,
+    project_every: usize,
     newton: NewtonParams,
     qdd: DVector<f64>,
 }
 
+/// The refusal of the partitioned integrators, which the sparse runs do not have.
+pub(crate) fn refuse_partitioned(label: &str, spec: &RunSpec<'_>) -> Option<FormulationError> {
+    matches!(
+        spec.integrator,
+        IntegratorChoice::CentralDifference { .. } | IntegratorChoice::Staggered { .. }
+    )
+    .then(|| {
+        FormulationError::invalid_input(format!(
+            "{label} runs with the ODE integrators (rk45, rk23, adams, midpoint, trapezoidal); central difference and the staggered scheme need the dense backend (backend=dense)"
+        ))
+    })
+}
+
 impl SparseAlfRun {
     pub(crate) fn new(
+        label: String,
+        family: &'static str,
         model: Arc<Model>,
         params: AlfParams,
+        projection: Option<ProjectionParams>,
+        project_every: usize,
         newton_tol: f64,
     ) -> Result<Self, AlfError> {
-        let sys = SparseAlf::new(model.clone(), params)?;
+        let projection = projection.filter(|_| project_every > 0);
+        let sys = SparseAlf::with_projections(model.clone(), params, projection)?;
         let n = sys.n();
         Ok(Self {
+            label,
+            family,
             model,
             sys,
+            project_every,
             newton: newton(newton_tol),
             qdd: DVector::zeros(n),
         })
@@ -48,8 +76,9 @@ impl SparseAlfRun {
 
 impl OdeFormulation for SparseAlfRun {
     fn start(&mut self, spec: &RunSpec<'_>) -> Result<(Vec<f64>, StepCheck), FormulationError> {
-        // no projections: the same branch guard as the dense `alf`
-        Ok(descriptor_start(&self.model, "alf", spec, true))
+        // without projections, the same branch guard as the dense `alf`
+        let guarded = self.project_every == 0;
+        Ok(descriptor_start(&self.model, self.family, spec, guarded))
     }
 
     fn integrate<O: Observer>(
@@ -58,22 +87,15 @@ impl OdeFormulation for SparseAlfRun {
         y0: &[f64],
         obs: &mut O,
     ) -> (Info, Option<FormulationError>) {
-        if let IntegratorChoice::CentralDifference { .. } | IntegratorChoice::Staggered { .. } =
-            spec.integrator
-        {
-            return (
-                Info::default(),
-                Some(FormulationError::invalid_input(
-                    "alf:backend=sparse runs with the ODE integrators (rk45, rk23, adams, midpoint, trapezoidal); central difference and the staggered scheme need the dense backend",
-                )),
-            );
+        if let Some(e) = refuse_partitioned(&self.label, spec) {
+            return (Info::default(), Some(e));
         }
         let names = body_names(&self.model);
         integrate_ode(
             &mut self.sys,
             spec,
             y0,
-            0,
+            self.project_every,
             self.newton.clone(),
             &|i| body_state_label(&names, i),
             obs,
@@ -83,6 +105,13 @@ impl OdeFormulation for SparseAlfRun {
     fn state(&mut self, t: f64, y: &[f64]) -> Result<State, FormulationError> {
         let (q, v) = y.split_at(self.sys.n());
         Ok(super::sample_state(t, q, v))
+    }
+
+    fn project_sample(&mut self, t: f64, y: &mut [f64]) {
+        if self.project_every > 0 {
+            let (q, v) = y.split_at_mut(self.sys.n());
+            let _ = self.sys.project_state(t, q, v);
+        }
     }
 
     fn enrich(&mut self, t: f64, y: &[f64], sample: &mut Sample) {
@@ -95,6 +124,7 @@ impl OdeFormulation for SparseAlfRun {
 
     fn count(&self, stats: &mut RunStats) {
         stats.multiplier_iterations = self.sys.counters().1 as usize;
+        stats.projections = self.sys.projections() as usize;
     }
 
     fn accelerations(&mut self, s: &State) -> Result<DVector<f64>, FormulationError> {

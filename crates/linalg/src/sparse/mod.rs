@@ -7,11 +7,14 @@
 //! - [`SparseKkt`]: `L D Lᵀ` of the KKT matrix `[[M, Φ_qᵀ], [Φ_q, 0]]`
 //!   (Pękal–Frączek eq 2.5) with static + dynamic regularization and iterative
 //!   refinement against the unregularized matrix.
+//! - [`small_pivots`]: rank probe by sparse LU with partial pivoting.
 
 mod cholesky;
 mod ldlt;
+mod lu;
 mod pattern;
 
 pub use cholesky::{SparseCholesky, SparseCholeskyParams, SparseOrdering};
 pub use ldlt::{SparseKkt, SparseKktInfo, SparseKktParams};
+pub use lu::{PivotProbe, small_pivots};
 pub use pattern::SparsePattern;
