@@ -20,7 +20,10 @@
 //!   σ_r / σ_max seen, when, and the joints with the largest share of the corresponding
 //!   left singular vector. The energy guard's message names them, and
 //!   [`crate::Trajectory::singular_passes`] reports every pass below
-//!   [`SINGULAR_RATIO`].
+//!   [`SINGULAR_RATIO`]. A sample whose Φ_q is close enough to that of the last
+//!   decomposed sample for Weyl's inequality to prove the ratio above the threshold
+//!   needs no decomposition (`SingularWatch::certainly_regular`): the same passes at a
+//!   fraction of the cost, since most samples are far from a singular configuration.
 //!
 //! - **Constraint guard** (every model): a holonomic violation ‖Φ‖ beyond
 //!   `PHI_FRACTION` of the mechanism's length scale (the largest distance of a marker
@@ -220,7 +223,25 @@ struct SingularWatch {
     passes: Vec<SingularPass>,
     /// The deepest sample of the current excursion below the ratio.
     current: Option<Deepest>,
+    /// The last sample whose singular values were computed: the screen of
+    /// [`SingularWatch::certainly_regular`].
+    reference: Option<Reference>,
+    /// Samples whose singular values were computed (the others were screened out).
+    decompositions: usize,
 }
+
+/// Φ_q (holonomic rows) at the last decomposed sample with its σ_r and σ_max.
+#[derive(Debug)]
+struct Reference {
+    jac: DMatrix<f64>,
+    sigma_r: f64,
+    sigma_max: f64,
+}
+
+/// Slack of the screen, relative to σ_max: covers the round-off of the reference's
+/// computed singular values (a backward-stable SVD is exact for a matrix within a
+/// few ε‖Φ_q‖ of Φ_q) and of the Frobenius norm of the difference.
+const SCREEN_SLACK: f64 = 1e-10;
 
 /// The deepest sample of an excursion below [`SINGULAR_RATIO`]: its Φ_q, kept until
 /// the excursion ends so that the singular vectors are computed once per pass.
@@ -286,19 +307,80 @@ impl SingularWatch {
             rank: None,
             passes: Vec::new(),
             current: None,
+            reference: None,
+            decompositions: 0,
         }
     }
 
+    /// Whether σ_r / σ_max of `jac` is provably at least [`SINGULAR_RATIO`] without a
+    /// decomposition. Weyl's inequality for singular values (Horn & Johnson, *Matrix
+    /// Analysis*, 2nd ed., Cor. 7.3.5): |σ_i(A) − σ_i(B)| ≤ ‖A − B‖₂ ≤ ‖A − B‖_F for
+    /// every i, so with d = ‖Φ_q − Φ_q,ref‖_F (plus [`SCREEN_SLACK`] σ_max,ref),
+    /// σ_r / σ_max ≥ (σ_r,ref − d) / (σ_max,ref + d). Consecutive samples are close, so
+    /// away from singular configurations most samples pass this screen, and the watch
+    /// decides exactly what it would with their singular values: the ratio is above
+    /// the threshold (a current excursion ends there). Non-finite entries fail it.
+    fn certainly_regular(&self, jac: &DMatrix<f64>) -> bool {
+        let Some(r) = &self.reference else {
+            return false;
+        };
+        if r.jac.shape() != jac.shape() {
+            return false;
+        }
+        // ‖E‖₂ ≤ min(‖E‖_F, √(‖E‖₁‖E‖∞)) (Golub & Van Loan, 4th ed., §2.3.2)
+        let (rows, cols) = jac.shape();
+        let mut frobenius2 = 0.0;
+        let mut row_sums = [0.0; 64];
+        let mut norm_1: f64 = 0.0;
+        for c in 0..cols {
+            let mut col_sum = 0.0;
+            for i in 0..rows {
+                let e = jac[(i, c)] - r.jac[(i, c)];
+                frobenius2 += e * e;
+                col_sum += e.abs();
+                if i < row_sums.len() {
+                    row_sums[i] += e.abs();
+                }
+            }
+            norm_1 = norm_1.max(col_sum);
+        }
+        let mut bound = frobenius2.sqrt();
+        if rows <= row_sums.len() {
+            let norm_inf = row_sums[..rows].iter().fold(0.0_f64, |a, b| a.max(*b));
+            bound = bound.min((norm_1 * norm_inf).sqrt());
+        }
+        let d = bound + SCREEN_SLACK * r.sigma_max;
+        let lower = (r.sigma_r - d) / (r.sigma_max + d);
+        lower.is_finite() && lower >= SINGULAR_RATIO
+    }
+
     fn observe(&mut self, s: &State) {
+        self.observe_screened(s, true);
+    }
+
+    /// [`Self::observe`], with the screen on or (tests: the reference) off.
+    fn observe_screened(&mut self, s: &State, screen: bool) {
         let Some(jac) = self.holonomic_jacobian(s) else {
             return;
         };
+        if screen && self.certainly_regular(&jac) {
+            if let Some(p) = self.current.take() {
+                self.passes.push(p.pass(&self.names));
+            }
+            return;
+        }
         // the singular values only; the left singular vectors that name the joints
         // are computed once per recorded pass (`Deepest::pass`)
-        let Some((k, ratio)) = self.smallest_kept(&jac.clone().svd(false, false).singular_values)
-        else {
+        self.decompositions += 1;
+        let sv = jac.clone().svd(false, false).singular_values;
+        let Some((k, ratio)) = self.smallest_kept(&sv) else {
             return;
         };
+        self.reference = Some(Reference {
+            jac: jac.clone(),
+            sigma_r: sv[k],
+            sigma_max: sv.max(),
+        });
         if ratio < SINGULAR_RATIO {
             if self.current.as_ref().is_none_or(|p| ratio < p.ratio) {
                 self.current = Some(Deepest {
@@ -363,5 +445,57 @@ impl SingularWatch {
             .chain(current.iter())
             .min_by(|a, b| a.ratio.total_cmp(&b.ratio))
             .cloned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The samples of a run of built-in `name` (guard off, so it runs to the end).
+    fn samples(name: &str, t_end: f64, n: usize) -> (Model, Vec<State>) {
+        let sim = crate::Simulation::builtin(name)
+            .unwrap()
+            .method("alf-dca-proj".parse().unwrap())
+            .t_end(t_end)
+            .samples(n)
+            .guard(false);
+        let traj = sim.run().unwrap();
+        (sim.model().clone(), traj.states)
+    }
+
+    /// The screened watch records the same passes as the watch that decomposes Φ_q at
+    /// every sample, with fewer decompositions.
+    #[test]
+    fn screen_keeps_the_passes_and_skips_regular_samples() {
+        for (name, t_end) in [
+            ("five-bar-singular", 2.0),
+            ("two-four-bars", 3.0),
+            ("five-bar", 1.0),
+        ] {
+            let (model, states) = samples(name, t_end, 400);
+            let mut screened = SingularWatch::new(&model);
+            let mut every = SingularWatch::new(&model);
+            for s in &states {
+                screened.observe_screened(s, true);
+                every.observe_screened(s, false);
+            }
+            let passes = |w: &SingularWatch| {
+                let mut p = w.passes.clone();
+                p.extend(w.current.as_ref().map(|c| c.pass(&w.names)));
+                p
+            };
+            assert_eq!(passes(&screened), passes(&every), "{name}");
+            assert_eq!(every.decompositions, states.len(), "{name}");
+            assert!(
+                screened.decompositions < states.len() * 3 / 4,
+                "{name}: {} of {} samples decomposed",
+                screened.decompositions,
+                states.len()
+            );
+            if name != "five-bar" {
+                assert!(!passes(&every).is_empty(), "{name}: no singular pass seen");
+            }
+        }
     }
 }
