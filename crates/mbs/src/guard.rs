@@ -41,7 +41,7 @@ use nalgebra::DMatrix;
 
 use crate::frontend::FrontEndError;
 use crate::integrator::IntegratorChoice;
-use crate::measure::Meter;
+use crate::measure::Measures;
 
 /// Energy drift allowed per unit of tolerance and energy scale (adaptive integrators).
 pub const ENERGY_FACTOR: f64 = 1e3;
@@ -87,7 +87,6 @@ pub fn conserves_energy(model: &Model) -> bool {
 /// The watch of one run.
 #[derive(Debug)]
 pub(crate) struct Guard {
-    meter: Meter,
     conservative: bool,
     /// Allowed drift per unit energy scale (before the step factor of adaptive runs).
     allowed_fraction: f64,
@@ -114,7 +113,6 @@ impl Guard {
             _ => (false, FIXED_STEP_ENERGY_FRACTION),
         };
         Self {
-            meter: Meter::new(model),
             conservative: conserves_energy(model),
             enforce: energy_check,
             length: model
@@ -143,16 +141,16 @@ impl Guard {
         })
     }
 
-    /// Checks the sample `s` after `steps` accepted steps; an error if the motion is
-    /// no longer the mechanism's.
-    pub(crate) fn check(&mut self, s: &State, steps: usize) -> Option<FrontEndError> {
+    /// Checks the sample `s`, with measures `m` (the facade's [`crate::measure::Meter`]
+    /// of `s`, shared with the trajectory), after `steps` accepted steps; an error if
+    /// the motion is no longer the mechanism's.
+    pub(crate) fn check(&mut self, s: &State, m: &Measures, steps: usize) -> Option<FrontEndError> {
         if let Some(w) = &mut self.singular {
             w.observe(s);
         }
         if !self.enforce {
             return None;
         }
-        let m = self.meter.measure(s, None);
         if self.length > 0.0 && m.phi > PHI_FRACTION * self.length {
             return Some(FrontEndError::failed(
                 s.t,
