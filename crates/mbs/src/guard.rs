@@ -20,7 +20,11 @@
 //!   σ_r / σ_max seen, when, and the joints with the largest share of the corresponding
 //!   left singular vector. The energy guard's message names them, and
 //!   [`crate::Trajectory::singular_passes`] reports every pass below
-//!   [`SINGULAR_RATIO`].
+//!   [`SINGULAR_RATIO`]. A sample whose Φ_q is close enough to that of the last
+//!   decomposed sample for Weyl's inequality to settle what its ratio would decide
+//!   (above the threshold, or inside an excursion and not its deepest sample) needs no
+//!   decomposition (`SingularWatch::settled`): the same passes at a fraction of the
+//!   cost.
 //!
 //! - **Constraint guard** (every model): a holonomic violation ‖Φ‖ beyond
 //!   `PHI_FRACTION` of the mechanism's length scale (the largest distance of a marker
@@ -37,7 +41,7 @@ use nalgebra::DMatrix;
 
 use crate::frontend::FrontEndError;
 use crate::integrator::IntegratorChoice;
-use crate::measure::Meter;
+use crate::measure::Measures;
 
 /// Energy drift allowed per unit of tolerance and energy scale (adaptive integrators).
 pub const ENERGY_FACTOR: f64 = 1e3;
@@ -83,7 +87,6 @@ pub fn conserves_energy(model: &Model) -> bool {
 /// The watch of one run.
 #[derive(Debug)]
 pub(crate) struct Guard {
-    meter: Meter,
     conservative: bool,
     /// Allowed drift per unit energy scale (before the step factor of adaptive runs).
     allowed_fraction: f64,
@@ -110,7 +113,6 @@ impl Guard {
             _ => (false, FIXED_STEP_ENERGY_FRACTION),
         };
         Self {
-            meter: Meter::new(model),
             conservative: conserves_energy(model),
             enforce: energy_check,
             length: model
@@ -139,16 +141,16 @@ impl Guard {
         })
     }
 
-    /// Checks the sample `s` after `steps` accepted steps; an error if the motion is
-    /// no longer the mechanism's.
-    pub(crate) fn check(&mut self, s: &State, steps: usize) -> Option<FrontEndError> {
+    /// Checks the sample `s`, with measures `m` (the facade's [`crate::measure::Meter`]
+    /// of `s`, shared with the trajectory), after `steps` accepted steps; an error if
+    /// the motion is no longer the mechanism's.
+    pub(crate) fn check(&mut self, s: &State, m: &Measures, steps: usize) -> Option<FrontEndError> {
         if let Some(w) = &mut self.singular {
             w.observe(s);
         }
         if !self.enforce {
             return None;
         }
-        let m = self.meter.measure(s, None);
         if self.length > 0.0 && m.phi > PHI_FRACTION * self.length {
             return Some(FrontEndError::failed(
                 s.t,
@@ -220,7 +222,34 @@ struct SingularWatch {
     passes: Vec<SingularPass>,
     /// The deepest sample of the current excursion below the ratio.
     current: Option<Deepest>,
+    /// The last sample whose singular values were computed: the reference of
+    /// [`SingularWatch::ratio_bounds`].
+    reference: Option<Reference>,
+    /// Samples whose singular values were computed (the others were screened out).
+    decompositions: usize,
 }
+
+/// What the bounds of `SingularWatch::ratio_bounds` settle about a sample.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Settled {
+    /// σ_r / σ_max ≥ [`SINGULAR_RATIO`].
+    Regular,
+    /// Below the ratio, and not below the current excursion's deepest ratio.
+    NotDeeper,
+}
+
+/// Φ_q (holonomic rows) at the last decomposed sample with its σ_r and σ_max.
+#[derive(Debug)]
+struct Reference {
+    jac: DMatrix<f64>,
+    sigma_r: f64,
+    sigma_max: f64,
+}
+
+/// Slack of the screen, relative to σ_max: covers the round-off of the reference's
+/// computed singular values (a backward-stable SVD is exact for a matrix within a
+/// few ε‖Φ_q‖ of Φ_q) and of the Frobenius norm of the difference.
+const SCREEN_SLACK: f64 = 1e-10;
 
 /// The deepest sample of an excursion below [`SINGULAR_RATIO`]: its Φ_q, kept until
 /// the excursion ends so that the singular vectors are computed once per pass.
@@ -286,19 +315,99 @@ impl SingularWatch {
             rank: None,
             passes: Vec::new(),
             current: None,
+            reference: None,
+            decompositions: 0,
         }
     }
 
+    /// Bounds [lower, upper] on σ_r / σ_max of `jac` without a decomposition, from
+    /// the last decomposed sample. Weyl's inequality for singular values (Horn &
+    /// Johnson, *Matrix Analysis*, 2nd ed., Cor. 7.3.5): |σ_i(A) − σ_i(B)| ≤ ‖A − B‖₂
+    /// for every i, so with d ≥ ‖Φ_q − Φ_q,ref‖₂ (plus [`SCREEN_SLACK`] σ_max,ref),
+    /// (σ_r,ref − d) / (σ_max,ref + d) ≤ σ_r / σ_max ≤ (σ_r,ref + d) / (σ_max,ref − d).
+    /// `None` without a reference or for non-finite entries.
+    fn ratio_bounds(&self, jac: &DMatrix<f64>) -> Option<(f64, f64)> {
+        let r = self.reference.as_ref()?;
+        if r.jac.shape() != jac.shape() {
+            return None;
+        }
+        // ‖E‖₂ ≤ min(‖E‖_F, √(‖E‖₁‖E‖∞)) (Golub & Van Loan, 4th ed., §2.3.2)
+        let (rows, cols) = jac.shape();
+        let mut frobenius2 = 0.0;
+        let mut row_sums = [0.0; 64];
+        let mut norm_1: f64 = 0.0;
+        for c in 0..cols {
+            let mut col_sum = 0.0;
+            for i in 0..rows {
+                let e = jac[(i, c)] - r.jac[(i, c)];
+                frobenius2 += e * e;
+                col_sum += e.abs();
+                if i < row_sums.len() {
+                    row_sums[i] += e.abs();
+                }
+            }
+            norm_1 = norm_1.max(col_sum);
+        }
+        let mut bound = frobenius2.sqrt();
+        if rows <= row_sums.len() {
+            let norm_inf = row_sums[..rows].iter().fold(0.0_f64, |a, b| a.max(*b));
+            bound = bound.min((norm_1 * norm_inf).sqrt());
+        }
+        let d = bound + SCREEN_SLACK * r.sigma_max;
+        let lower = ((r.sigma_r - d) / (r.sigma_max + d)).max(0.0);
+        let upper = if r.sigma_max > d {
+            (r.sigma_r + d) / (r.sigma_max - d)
+        } else {
+            f64::INFINITY
+        };
+        (lower.is_finite() && !upper.is_nan()).then_some((lower, upper))
+    }
+
+    /// Whether the bounds of [`Self::ratio_bounds`] settle what the watch does with
+    /// the sample without its ratio: above the threshold (no excursion, or the current
+    /// one ends), or inside the current excursion (below the threshold) and no deeper
+    /// than its deepest sample so far. Consecutive samples are close, so most samples
+    /// away from the deepest point of a pass are settled by the bounds.
+    fn settled(&self, jac: &DMatrix<f64>) -> Option<Settled> {
+        let (lower, upper) = self.ratio_bounds(jac)?;
+        if lower >= SINGULAR_RATIO {
+            return Some(Settled::Regular);
+        }
+        let deepest = self.current.as_ref()?;
+        (upper < SINGULAR_RATIO && lower >= deepest.ratio).then_some(Settled::NotDeeper)
+    }
+
     fn observe(&mut self, s: &State) {
+        self.observe_screened(s, true);
+    }
+
+    /// [`Self::observe`], with the screen on or (tests: the reference) off.
+    fn observe_screened(&mut self, s: &State, screen: bool) {
         let Some(jac) = self.holonomic_jacobian(s) else {
             return;
         };
+        match screen.then(|| self.settled(&jac)).flatten() {
+            Some(Settled::Regular) => {
+                if let Some(p) = self.current.take() {
+                    self.passes.push(p.pass(&self.names));
+                }
+                return;
+            }
+            Some(Settled::NotDeeper) => return,
+            None => {}
+        }
         // the singular values only; the left singular vectors that name the joints
         // are computed once per recorded pass (`Deepest::pass`)
-        let Some((k, ratio)) = self.smallest_kept(&jac.clone().svd(false, false).singular_values)
-        else {
+        self.decompositions += 1;
+        let sv = jac.clone().svd(false, false).singular_values;
+        let Some((k, ratio)) = self.smallest_kept(&sv) else {
             return;
         };
+        self.reference = Some(Reference {
+            jac: jac.clone(),
+            sigma_r: sv[k],
+            sigma_max: sv.max(),
+        });
         if ratio < SINGULAR_RATIO {
             if self.current.as_ref().is_none_or(|p| ratio < p.ratio) {
                 self.current = Some(Deepest {
@@ -363,5 +472,57 @@ impl SingularWatch {
             .chain(current.iter())
             .min_by(|a, b| a.ratio.total_cmp(&b.ratio))
             .cloned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The samples of a run of built-in `name` (guard off, so it runs to the end).
+    fn samples(name: &str, t_end: f64, n: usize) -> (Model, Vec<State>) {
+        let sim = crate::Simulation::builtin(name)
+            .unwrap()
+            .method("alf-dca-proj".parse().unwrap())
+            .t_end(t_end)
+            .samples(n)
+            .guard(false);
+        let traj = sim.run().unwrap();
+        (sim.model().clone(), traj.states)
+    }
+
+    /// The screened watch records the same passes as the watch that decomposes Φ_q at
+    /// every sample, with fewer decompositions (samples 1 ms apart, as in the bench).
+    #[test]
+    fn screen_keeps_the_passes_and_skips_regular_samples() {
+        for (name, t_end) in [
+            ("five-bar-singular", 2.0),
+            ("two-four-bars", 3.0),
+            ("five-bar", 1.0),
+        ] {
+            let (model, states) = samples(name, t_end, (1000.0 * t_end) as usize);
+            let mut screened = SingularWatch::new(&model);
+            let mut every = SingularWatch::new(&model);
+            for s in &states {
+                screened.observe_screened(s, true);
+                every.observe_screened(s, false);
+            }
+            let passes = |w: &SingularWatch| {
+                let mut p = w.passes.clone();
+                p.extend(w.current.as_ref().map(|c| c.pass(&w.names)));
+                p
+            };
+            assert_eq!(passes(&screened), passes(&every), "{name}");
+            assert_eq!(every.decompositions, states.len(), "{name}");
+            assert!(
+                screened.decompositions < states.len() * 3 / 4,
+                "{name}: {} of {} samples decomposed",
+                screened.decompositions,
+                states.len()
+            );
+            if name != "five-bar" {
+                assert!(!passes(&every).is_empty(), "{name}: no singular pass seen");
+            }
+        }
     }
 }

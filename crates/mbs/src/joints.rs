@@ -35,8 +35,9 @@ use mbs_constraints::joints::rows::{driver_row, joint_rows};
 use mbs_constraints::joints::{Freedoms, Rotation, Translation};
 use mbs_constraints::{ConstraintSource, SystemLayout, Workspace};
 use mbs_constraints::{driver_effort, driver_markers, marker_pose, reaction, relative_motion};
-use mbs_model::{Layout, Model};
+use mbs_model::{Layout, Model, State};
 use nalgebra::Vector3;
+use rayon::prelude::*;
 
 use crate::error::Error;
 use crate::trajectory::Trajectory;
@@ -121,9 +122,6 @@ impl JointResults {
         source: MultiplierSource,
     ) -> Result<Self, Error> {
         let sys = SystemLayout::new(model, Layout::EulerParamsPdot);
-        let mut ws = Workspace::new(&sys);
-        let mut recovery = (source == MultiplierSource::Recovered)
-            .then(|| mbs_alf::MultiplierRecovery::new(Arc::new(model.clone())));
         let mut table = Table { cols: Vec::new() };
         for jt in model.joints() {
             let n = &jt.name;
@@ -202,75 +200,30 @@ impl JointResults {
                 values: Vec::new(),
             })
             .collect();
-        for (k, state) in traj.states.iter().enumerate() {
-            let s = state.to_layout(Layout::EulerParamsPdot);
-            let lambda: Vec<f64> = match recovery.as_mut() {
-                Some(r) => r.solve(&s).map_err(|e| failed(s.t, e))?.0.to_vec(),
-                None => match traj.multipliers.get(k).and_then(|l| l.as_ref()) {
-                    Some(l) if l.len() == sys.n_rows() => l.clone(),
-                    other => {
-                        return Err(failed(
-                            s.t,
-                            format!(
-                                "the method gave {} multipliers, the model's [ṙ, ṗ] assembly has {} rows: use MultiplierSource::Recovered",
-                                other.map_or(0, Vec::len),
-                                sys.n_rows()
-                            ),
-                        ));
-                    }
-                },
-            };
-            ws.evaluate_constraints(model, &sys, &s)
-                .map_err(|e| failed(s.t, e))?;
-            let mut col = 0;
-            let mut push = |v: f64| {
-                table.cols[col].values.push(v);
-                col += 1;
-            };
-            let push3 =
-                |push: &mut dyn FnMut(f64), v: Vector3<f64>| v.iter().for_each(|x| push(*x));
-            for (e, block) in sys.entries().iter().zip(ws.blocks()) {
-                let lam: Vec<f64> = (0..e.rows()).map(|r| lambda[e.global_row(r)]).collect();
-                let (fi, fj) = (ws.frame(e.body_i), ws.frame(e.body_j));
-                match e.source {
-                    ConstraintSource::Joint(id) => {
-                        let jt = model.joint(id);
-                        let (angle, along, rotvec) = coordinate_kinds(Freedoms::of(&jt.kind));
-                        let rel = relative_motion(model, (jt.marker_i, fi), (jt.marker_j, fj));
-                        if angle {
-                            push(rel.angle);
-                            push(rel.angle_rate);
-                        }
-                        if along {
-                            push(rel.translation.z);
-                            push(rel.translation_rate.z);
-                        }
-                        if rotvec {
-                            push3(&mut push, rel.rotation);
-                            push3(&mut push, rel.omega);
-                        }
-                        let (_, axes_i) = marker_pose(model, fi, jt.marker_i);
-                        let (pj, _) = marker_pose(model, fj, jt.marker_j);
-                        let w = reaction(block, &lam, (e.body_i, fi), (e.body_j, fj), &pj);
-                        let local = w.in_frame(&axes_i);
-                        for v in [w.force, w.torque, local.force, local.torque] {
-                            push3(&mut push, v);
-                        }
-                    }
-                    ConstraintSource::Driver(id) => {
-                        let d = model.driver(id);
-                        let (mi, mj) = driver_markers(model, d);
-                        let (pi, axes_i) = marker_pose(model, fi, mi);
-                        let pj = mj.map_or(pi, |m| marker_pose(model, fj, m).0);
-                        let w = reaction(block, &lam, (e.body_i, fi), (e.body_j, fj), &pj);
-                        // drivers come after every joint, in model order
-                        push(driver_effort(d, &w, &axes_i));
-                    }
-                    _ => {}
+        // Samples are independent: fixed chunks in parallel, each with its own
+        // workspace and recovery, sequential inside; the chunks do not depend on the
+        // thread count, so neither do the results.
+        let chunks: Vec<Result<Vec<(Vec<f64>, Vec<f64>)>, Error>> = traj
+            .states
+            .par_chunks(CHUNK)
+            .enumerate()
+            .map(|(c, states)| {
+                let mut eval = SampleEvaluator::new(model, source);
+                states
+                    .iter()
+                    .enumerate()
+                    .map(|(i, state)| eval.row(model, traj, c * CHUNK + i, state))
+                    .collect()
+            })
+            .collect();
+        for chunk in chunks {
+            for (values, lambda) in chunk? {
+                for (series, v) in table.cols.iter_mut().zip(values) {
+                    series.values.push(v);
                 }
-            }
-            for (series, l) in multipliers.iter_mut().zip(&lambda) {
-                series.values.push(*l);
+                for (series, l) in multipliers.iter_mut().zip(lambda) {
+                    series.values.push(l);
+                }
             }
         }
         Ok(Self {
@@ -302,6 +255,108 @@ impl JointResults {
     pub fn write_json(&self, path: &Path) -> Result<(), Error> {
         let text = serde_json::to_string(self).map_err(|e| Error::output(path, e))?;
         std::fs::write(path, text).map_err(|e| Error::output(path, e))
+    }
+}
+
+/// Samples per parallel chunk of [`JointResults::compute`].
+const CHUNK: usize = 64;
+
+/// The per-sample work of [`JointResults::compute`]: workspace and recovery.
+struct SampleEvaluator {
+    sys: SystemLayout,
+    ws: Workspace,
+    recovery: Option<mbs_alf::MultiplierRecovery>,
+}
+
+impl SampleEvaluator {
+    fn new(model: &Model, source: MultiplierSource) -> Self {
+        let sys = SystemLayout::new(model, Layout::EulerParamsPdot);
+        let ws = Workspace::new(&sys);
+        let recovery = (source == MultiplierSource::Recovered)
+            .then(|| mbs_alf::MultiplierRecovery::new(Arc::new(model.clone())));
+        Self { sys, ws, recovery }
+    }
+
+    /// The column values (in the order of the table's columns) and λ of sample `k`.
+    fn row(
+        &mut self,
+        model: &Model,
+        traj: &Trajectory,
+        k: usize,
+        state: &State,
+    ) -> Result<(Vec<f64>, Vec<f64>), Error> {
+        let (sys, ws) = (&self.sys, &mut self.ws);
+        let converted;
+        let s = if state.layout == Layout::EulerParamsPdot {
+            state
+        } else {
+            converted = state.to_layout(Layout::EulerParamsPdot);
+            &converted
+        };
+        let lambda: Vec<f64> = match self.recovery.as_mut() {
+            Some(r) => r.solve(s).map_err(|e| failed(s.t, e))?.0.to_vec(),
+            None => match traj.multipliers.get(k).and_then(|l| l.as_ref()) {
+                Some(l) if l.len() == sys.n_rows() => l.clone(),
+                other => {
+                    return Err(failed(
+                        s.t,
+                        format!(
+                            "the method gave {} multipliers, the model's [ṙ, ṗ] assembly has {} rows: use MultiplierSource::Recovered",
+                            other.map_or(0, Vec::len),
+                            sys.n_rows()
+                        ),
+                    ));
+                }
+            },
+        };
+        ws.evaluate_constraints(model, sys, s)
+            .map_err(|e| failed(s.t, e))?;
+        let mut values = Vec::new();
+        let mut push = |v: f64| values.push(v);
+        let push3 = |push: &mut dyn FnMut(f64), v: Vector3<f64>| v.iter().for_each(|x| push(*x));
+        let mut lam = Vec::new();
+        for (e, block) in sys.entries().iter().zip(ws.blocks()) {
+            lam.clear();
+            lam.extend((0..e.rows()).map(|r| lambda[e.global_row(r)]));
+            let (fi, fj) = (ws.frame(e.body_i), ws.frame(e.body_j));
+            match e.source {
+                ConstraintSource::Joint(id) => {
+                    let jt = model.joint(id);
+                    let (angle, along, rotvec) = coordinate_kinds(Freedoms::of(&jt.kind));
+                    let rel = relative_motion(model, (jt.marker_i, fi), (jt.marker_j, fj));
+                    if angle {
+                        push(rel.angle);
+                        push(rel.angle_rate);
+                    }
+                    if along {
+                        push(rel.translation.z);
+                        push(rel.translation_rate.z);
+                    }
+                    if rotvec {
+                        push3(&mut push, rel.rotation);
+                        push3(&mut push, rel.omega);
+                    }
+                    let (_, axes_i) = marker_pose(model, fi, jt.marker_i);
+                    let (pj, _) = marker_pose(model, fj, jt.marker_j);
+                    let w = reaction(block, &lam, (e.body_i, fi), (e.body_j, fj), &pj);
+                    let local = w.in_frame(&axes_i);
+                    for v in [w.force, w.torque, local.force, local.torque] {
+                        push3(&mut push, v);
+                    }
+                }
+                ConstraintSource::Driver(id) => {
+                    let d = model.driver(id);
+                    let (mi, mj) = driver_markers(model, d);
+                    let (pi, axes_i) = marker_pose(model, fi, mi);
+                    let pj = mj.map_or(pi, |m| marker_pose(model, fj, m).0);
+                    let w = reaction(block, &lam, (e.body_i, fi), (e.body_j, fj), &pj);
+                    // drivers come after every joint, in model order
+                    push(driver_effort(d, &w, &axes_i));
+                }
+                _ => {}
+            }
+        }
+        Ok((values, lambda))
     }
 }
 
@@ -551,4 +606,43 @@ pub fn describes(name: &str) -> bool {
         name,
         "joints.csv" | "multipliers.csv" | "energy_balance.csv"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The chunked parallel evaluation equals one sequential pass over the samples
+    /// with a single workspace and recovery (to 1e-12, relative to the column's
+    /// largest value), on more samples than one chunk holds.
+    #[test]
+    fn parallel_chunks_equal_one_sequential_pass() {
+        let sim = crate::Simulation::builtin("five-bar")
+            .unwrap()
+            .method("alf-dca-proj".parse().unwrap())
+            .t_end(0.5)
+            .samples(3 * CHUNK + 7);
+        let traj = sim.run().unwrap();
+        let model = sim.model();
+        let jr = JointResults::compute(model, &traj, MultiplierSource::Recovered).unwrap();
+        let mut eval = SampleEvaluator::new(model, MultiplierSource::Recovered);
+        let rows: Vec<(Vec<f64>, Vec<f64>)> = traj
+            .states
+            .iter()
+            .enumerate()
+            .map(|(k, s)| eval.row(model, &traj, k, s).unwrap())
+            .collect();
+        assert_eq!(jr.t.len(), rows.len());
+        let check = |series: &[Series], pick: &dyn Fn(&(Vec<f64>, Vec<f64>)) -> &[f64]| {
+            for (c, col) in series.iter().enumerate() {
+                let scale = col.values.iter().fold(1e-300_f64, |a, v| a.max(v.abs()));
+                for (k, row) in rows.iter().enumerate() {
+                    let d = (col.values[k] - pick(row)[c]).abs();
+                    assert!(d <= 1e-12 * scale, "{} at sample {k}: {d:e}", col.name);
+                }
+            }
+        };
+        check(&jr.columns, &|r| &r.0);
+        check(&jr.multipliers, &|r| &r.1);
+    }
 }

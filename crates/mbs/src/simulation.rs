@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use mbs_formulation::DivergenceCheck;
 use mbs_model::{Model, State};
+use nalgebra::DVector;
 
 use crate::error::{Error, SimulationFailure};
 use crate::frontend::{
@@ -15,7 +16,7 @@ use crate::frontend::{
 };
 use crate::guard::Guard;
 use crate::integrator::IntegratorChoice;
-use crate::measure::Meter;
+use crate::measure::{Measures, Meter};
 use crate::method::Method;
 use crate::recommend::Recommendation;
 use crate::step_watch::StepWatch;
@@ -377,6 +378,8 @@ impl Simulation {
         };
         let mut rec = Recorder {
             samples: Vec::with_capacity(times.len()),
+            measures: Vec::with_capacity(times.len()),
+            meter: Meter::new(&self.model),
             progress: &mut progress,
             t0: initial.t,
             t_end: self.t_end,
@@ -425,8 +428,16 @@ impl Simulation {
         }
         let wall_time = stats.integration_seconds.unwrap_or(elapsed);
         let samples = std::mem::take(&mut rec.samples);
+        let measures = std::mem::take(&mut rec.measures);
         let body_names = std::mem::take(&mut rec.body_names);
-        let mut traj = self.trajectory(front_end.name(), body_names, samples, stats, wall_time);
+        let mut traj = self.trajectory(
+            front_end.name(),
+            body_names,
+            samples,
+            measures,
+            stats,
+            wall_time,
+        );
         traj.initial_assembly = assembly;
         traj.singular_passes = rec.guard.singular_passes();
         if failure.is_none()
@@ -457,16 +468,17 @@ impl Simulation {
         }
     }
 
-    /// Derived quantities of the samples (the same for every method).
+    /// Derived quantities of the samples (the same for every method), with the
+    /// recorder's measures of each sample and its Φ̇ vector.
     fn trajectory(
         &self,
         method: String,
         body_names: Vec<String>,
         samples: Vec<Sample>,
+        measures: Vec<(Measures, Option<DVector<f64>>)>,
         stats: RunStats,
         wall_time: f64,
     ) -> Trajectory {
-        let mut meter = Meter::new(&self.model);
         let n = samples.len();
         let mut traj = Trajectory {
             model: self.model.name().to_string(),
@@ -490,9 +502,8 @@ impl Simulation {
             energy_balance: None,
         };
         let mut phi_dot_vecs = Vec::with_capacity(n);
-        for s in samples {
-            let m = meter.measure(&s.state, s.accelerations.as_ref());
-            phi_dot_vecs.push(meter.last_phi_dot().cloned());
+        for (s, (m, phi_dot)) in samples.into_iter().zip(measures) {
+            phi_dot_vecs.push(phi_dot);
             traj.t.push(s.state.t);
             traj.kinetic_energy.push(m.kinetic);
             traj.potential_energy.push(m.potential);
@@ -538,6 +549,10 @@ impl Simulation {
 /// The facade's sink: records samples, reports progress, watches for divergence.
 struct Recorder<'p, P: FnMut(Progress)> {
     samples: Vec<Sample>,
+    /// The measures of each recorded sample and its Φ̇ vector (one evaluation per
+    /// sample, shared by the guard and the trajectory).
+    measures: Vec<(Measures, Option<DVector<f64>>)>,
+    meter: Meter,
     progress: &'p mut P,
     t0: f64,
     t_end: f64,
@@ -634,7 +649,11 @@ impl<P: FnMut(Progress)> SampleSink for Recorder<'_, P> {
             self.diverged = Some(e);
             return;
         }
-        if let Some(e) = self.guard.check(&sample.state, self.steps) {
+        let m = self
+            .meter
+            .measure(&sample.state, sample.accelerations.as_ref());
+        self.measures.push((m, self.meter.last_phi_dot().cloned()));
+        if let Some(e) = self.guard.check(&sample.state, &m, self.steps) {
             // keep the sample that showed it, then stop
             self.samples.push(sample);
             self.diverged = Some(e);

@@ -1,7 +1,8 @@
 //! Suite `guide`: work–precision diagrams (final position error against wall time and
 //! against RHS evaluations, log–log, one line per method × integrator, one marker per
 //! tolerance) on seven mechanisms, and the method for each mechanism class derived from
-//! them by a stated rule (exported in results.json as `method_guide`).
+//! them by a stated rule (exported in results.json as `method_guide`); and the cost
+//! of output sampling (`sampling_cost`).
 
 use std::collections::BTreeMap;
 
@@ -391,6 +392,7 @@ pub fn run(ctx: &mut Ctx) -> Suite {
     ));
     s.tables.insert(0, choice);
     s.tables.insert(1, class_defaults(&by_class, TARGET, TIE));
+    super::sampling_cost::measure(ctx, &mut s);
     s.set("method_guide", serde_json::Value::Object(guide));
     s.set(
         "method_guide_rule",

@@ -11,6 +11,7 @@ pub mod guide;
 mod guide_defaults;
 pub mod hdca;
 pub mod peers;
+mod sampling_cost;
 pub mod scaling;
 pub mod sweep;
 
