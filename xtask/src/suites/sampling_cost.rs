@@ -18,7 +18,7 @@ const TARGET: f64 = 0.05;
 /// Output intervals measured.
 const SAMPLES: [usize; 3] = [10, 300, 3000];
 
-/// Wall times [s] of `repeats` runs of the case with `n` intervals, sorted.
+/// Wall times \[s\] of `repeats` runs of the case with `n` intervals, sorted.
 fn times(n: usize, joints: bool, repeats: usize) -> Result<Vec<f64>, String> {
     let mut v = Vec::with_capacity(repeats);
     for _ in 0..repeats {
