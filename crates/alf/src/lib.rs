@@ -57,6 +57,6 @@ pub use penalty_scale::{
     constraint_inverse_masses,
 };
 pub use projection::{ProjectionInfo, ProjectionKind, Projector};
-pub use recovery::MultiplierRecovery;
+pub use recovery::{MultiplierRecovery, SPARSE_FROM_BODIES};
 pub use sparse_alf::SparseAlf;
 pub use sparse_lagrange::SparseLagrange;

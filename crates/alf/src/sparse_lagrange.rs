@@ -114,6 +114,11 @@ impl SparseLagrange {
         })
     }
 
+    /// The constraint assembly (row order of λ).
+    pub fn layout(&self) -> &SystemLayout {
+        &self.sys
+    }
+
     /// Number of coordinates n = 7 per body.
     pub fn n(&self) -> usize {
         self.sys.n_v()
