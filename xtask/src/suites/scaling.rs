@@ -134,8 +134,7 @@ fn rk45_per_rhs(method: &Method, model: &Model) -> Result<Timing, String> {
         .guard(false);
     let mut per_rhs = Vec::new();
     let start = Instant::now();
-    while per_rhs.len() < REPEATS || (start.elapsed().as_secs_f64() < 0.2 && per_rhs.len() < 100)
-    {
+    while per_rhs.len() < REPEATS || (start.elapsed().as_secs_f64() < 0.2 && per_rhs.len() < 100) {
         let t = sim.run().map_err(|e| e.to_string())?;
         per_rhs.push(t.wall_time / t.stats.rhs_evals.max(1) as f64);
     }

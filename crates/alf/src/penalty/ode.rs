@@ -154,13 +154,12 @@ impl PenaltyOde {
         self.core.evaluate(t0, &x, &v, true)?;
         let mut lambda = vec![0.0; self.core.m()];
         lagrange_rhs(&self.core, &mut self.tmp_n, &mut self.tmp_m, None)?;
-        let mut solver = LambdaSolver::new(&self.core, self.backend).map_err(|source| {
-            AlfError::Linalg {
+        let mut solver =
+            LambdaSolver::new(&self.core, self.backend).map_err(|source| AlfError::Linalg {
                 t: t0,
                 context: "initial Lagrange multipliers",
                 source,
-            }
-        })?;
+            })?;
         solver.lagrange(&self.core, t0, &self.tmp_m, &mut lambda)?;
         Ok([x, v, lambda].concat())
     }
