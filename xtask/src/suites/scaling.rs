@@ -134,12 +134,19 @@ fn rk45_per_rhs(method: &Method, model: &Model) -> Result<Timing, String> {
         .guard(false);
     let mut per_rhs = Vec::new();
     let start = Instant::now();
-    while per_rhs.len() < REPEATS || (start.elapsed().as_secs_f64() < 0.2 && per_rhs.len() < 100) {
+    // at least REPEATS runs unless they take more than RK45_BUDGET_S (slow set-ups:
+    // then as many as fit, at least one), more while under 0.2 s
+    let more =
+        |k: usize, s: f64| k == 0 || (k < REPEATS && s < RK45_BUDGET_S) || (s < 0.2 && k < 100);
+    while more(per_rhs.len(), start.elapsed().as_secs_f64()) {
         let t = sim.run().map_err(|e| e.to_string())?;
         per_rhs.push(t.wall_time / t.stats.rhs_evals.max(1) as f64);
     }
     Ok(stats(per_rhs))
 }
+
+/// Wall-time budget \[s\] of the repeated RK45 runs of [`rk45_per_rhs`] beyond the first.
+const RK45_BUDGET_S: f64 = 5.0;
 
 /// Limit of the predicted set-up (front-end construction) time \[s\]: a size whose
 /// set-up, extrapolated from the two largest measured sizes, exceeds it is skipped.
