@@ -60,47 +60,113 @@ fn stats(mut times: Vec<f64>) -> Timing {
 }
 
 /// Median, min and max time of one RHS evaluation of `method` on `model` with
-/// `threads` threads: by direct `accelerations` calls at the initial state, or, for a
-/// front-end whose state is not the absolute one (HDCA's joint coordinates and
-/// momenta), as wall time / RHS count of short RK45 runs (integrator overhead
-/// included).
+/// `threads` threads (see [`measure`]).
 fn time_rhs_timing(method: &Method, model: &Model, threads: usize) -> Result<Timing, String> {
+    measure(method, model, threads, 1).map(|m| m.rhs)
+}
+
+/// Set-up time and RHS timing of one front-end on one model.
+#[derive(Clone, Copy, Debug)]
+struct Measured {
+    /// Wall time of building the front-end (`mbs::registry::build_front_end`) and its
+    /// first evaluation (which builds what is deferred to it) \[s\].
+    setup: f64,
+    /// Time of one RHS evaluation: the best (lowest median) of the rounds.
+    rhs: Timing,
+}
+
+/// Builds `method`'s front-end for `model` once (timed) in a pool of `threads`
+/// threads and times one RHS evaluation in `rounds` rounds, keeping the least
+/// disturbed round (lowest median): by direct `accelerations` calls at the initial
+/// state, or, for a front-end whose state is not the absolute one (HDCA's joint
+/// coordinates and momenta), as wall time / RHS count of short RK45 runs (integrator
+/// overhead included).
+fn measure(
+    method: &Method,
+    model: &Model,
+    threads: usize,
+    rounds: usize,
+) -> Result<Measured, String> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|e| e.to_string())?;
     pool.install(|| {
         let shared = std::sync::Arc::new(model.clone());
+        let t0 = Instant::now();
         let mut fe = mbs::registry::build_front_end(method, &shared).map_err(|e| e.to_string())?;
+        // some front-ends build their system at the first evaluation (penalty: the
+        // initial multipliers): it belongs to the set-up
         let state = State::initial(model, mbs::SAMPLE_LAYOUT);
-        match fe.accelerations(&state) {
-            Ok(_) => timing(|| {
-                fe.accelerations(&state)
-                    .map(std::hint::black_box)
-                    .map_err(|e| e.to_string())
-            }),
-            Err(_) => {
-                let sim = mbs::Simulation::new(model.clone())
-                    .method(method.clone())
-                    .integrator(IntegratorChoice::Rk45 {
-                        rtol: 1e-6,
-                        atol: 1e-6,
-                    })
-                    .t_end(1e-3)
-                    .sampling(Sampling::Intervals(1))
-                    .guard(false);
-                let mut per_rhs = Vec::new();
-                let start = Instant::now();
-                while per_rhs.len() < REPEATS
-                    || (start.elapsed().as_secs_f64() < 0.2 && per_rhs.len() < 100)
-                {
-                    let t = sim.run().map_err(|e| e.to_string())?;
-                    per_rhs.push(t.wall_time / t.stats.rhs_evals.max(1) as f64);
-                }
-                Ok(stats(per_rhs))
+        let direct = fe.accelerations(&state).is_ok();
+        let setup = t0.elapsed().as_secs_f64();
+        let mut best: Option<Timing> = None;
+        for _ in 0..rounds.max(1) {
+            let t = if direct {
+                timing(|| {
+                    fe.accelerations(&state)
+                        .map(std::hint::black_box)
+                        .map_err(|e| e.to_string())
+                })?
+            } else {
+                rk45_per_rhs(method, model)?
+            };
+            if best.is_none_or(|b| t.median < b.median) {
+                best = Some(t);
             }
         }
+        let rhs = best.ok_or_else(|| "no timing round".to_string())?;
+        Ok(Measured { setup, rhs })
     })
+}
+
+/// Wall time / RHS count of short RK45 runs of `method` on `model` (set-up included
+/// in the wall time: used only for front-ends without direct accelerations).
+fn rk45_per_rhs(method: &Method, model: &Model) -> Result<Timing, String> {
+    let sim = mbs::Simulation::new(model.clone())
+        .method(method.clone())
+        .integrator(IntegratorChoice::Rk45 {
+            rtol: 1e-6,
+            atol: 1e-6,
+        })
+        .t_end(1e-3)
+        .sampling(Sampling::Intervals(1))
+        .guard(false);
+    let mut per_rhs = Vec::new();
+    let start = Instant::now();
+    // at least REPEATS runs unless they take more than RK45_BUDGET_S (slow set-ups:
+    // then as many as fit, at least one), more while under 0.2 s
+    let more =
+        |k: usize, s: f64| k == 0 || (k < REPEATS && s < RK45_BUDGET_S) || (s < 0.2 && k < 100);
+    while more(per_rhs.len(), start.elapsed().as_secs_f64()) {
+        let t = sim.run().map_err(|e| e.to_string())?;
+        per_rhs.push(t.wall_time / t.stats.rhs_evals.max(1) as f64);
+    }
+    Ok(stats(per_rhs))
+}
+
+/// Wall-time budget \[s\] of the repeated RK45 runs of [`rk45_per_rhs`] beyond the first.
+const RK45_BUDGET_S: f64 = 5.0;
+
+/// Limit of the predicted set-up (front-end construction) time \[s\]: a size whose
+/// set-up, extrapolated from the two largest measured sizes, exceeds it is skipped.
+const SETUP_LIMIT_S: f64 = 20.0;
+
+/// Limit of the predicted time of one RHS evaluation \[µs\] in the scaling tables.
+const RHS_LIMIT_US: f64 = 1e6;
+
+/// Why a size is skipped before building anything, from the series measured so far
+/// (`xs` bodies, `ys` µs per RHS, `sx`/`sy` bodies and set-up seconds), or `None`.
+fn skip_reason(xs: &[f64], ys: &[f64], sx: &[f64], sy: &[f64], n: f64) -> Option<String> {
+    let predicted = predict_us(xs, ys, n);
+    if predicted > RHS_LIMIT_US {
+        return Some(format!(
+            "skipped (≈ {} s per RHS predicted)",
+            fixed(predicted * 1e-6, 1)
+        ));
+    }
+    let setup = predict_us(sx, sy, n);
+    (setup > SETUP_LIMIT_S).then(|| format!("skipped (set-up ≈ {} s predicted)", fixed(setup, 0)))
 }
 
 pub fn scaling(ctx: &mut Ctx) -> Suite {
@@ -122,6 +188,15 @@ pub fn scaling(ctx: &mut Ctx) -> Suite {
         }),
     ];
     let mut data = serde_json::Map::new();
+    let mut setup_cols = vec!["front-end".to_string(), "mechanism".to_string()];
+    setup_cols.extend(sizes.iter().map(|n| format!("n = {n} [s]")));
+    setup_cols.push("exponent".into());
+    let setup_cr: Vec<&str> = setup_cols.iter().map(String::as_str).collect();
+    let mut setup = Table::new(
+        "scaling_setup",
+        "Set-up [s]: wall time of building the front-end and its first evaluation (one thread)",
+        &setup_cr,
+    );
     for (fam, generate) in families {
         let mut cols = vec!["front-end".to_string(), "threads".to_string()];
         cols.extend(sizes.iter().map(|n| format!("n = {n} [µs]")));
@@ -146,39 +221,57 @@ pub fn scaling(ctx: &mut Ctx) -> Suite {
             let Ok(method) = name.parse::<Method>() else {
                 continue;
             };
+            // set-up times (bodies, seconds) of this front-end, shared by both rows
+            let (mut sx, mut sy): (Vec<f64>, Vec<f64>) = (Vec::new(), Vec::new());
+            let mut setup_row = vec![name.to_string(), fam.to_string()];
             for threads in [1, 2] {
                 let mut row = vec![name.to_string(), threads.to_string()];
                 let (mut xs, mut ys) = (Vec::new(), Vec::new());
                 let mut stop: Option<String> = None;
                 for (n, m) in &models {
+                    let _ = n;
+                    let mut setup_cell = |c: String| {
+                        if threads == 1 {
+                            setup_row.push(c);
+                        }
+                    };
                     if let Some(why) = &stop {
                         row.push(why.clone());
+                        setup_cell("—".into());
                         continue;
                     }
                     let Some(m) = m else {
                         row.push("n/a".into());
+                        setup_cell("n/a".into());
                         continue;
                     };
-                    // skip a size whose extrapolated evaluation (slope of the last
-                    // two sizes) exceeds 1 s: dense front-ends also take n² memory
-                    let predicted = predict_us(&xs, &ys, m.n_bodies() as f64);
-                    if predicted > 1e6 {
-                        row.push(format!(
-                            "skipped (≈ {} s predicted)",
-                            fixed(predicted * 1e-6, 1)
-                        ));
+                    let nb = m.n_bodies() as f64;
+                    // skip a size whose extrapolated evaluation (slope of the last two
+                    // sizes) exceeds 1 s or whose set-up exceeds SETUP_LIMIT_S: dense
+                    // front-ends also take n² memory, so they are not even built
+                    let below = sx.iter().take_while(|&&x| x < nb).count();
+                    if let Some(why) = skip_reason(&xs, &ys, &sx[..below], &sy[..below], nb) {
+                        setup_cell(why.clone());
+                        row.push(why);
                         stop = Some("skipped".into());
                         continue;
                     }
-                    let r = time_rhs_timing(&method, m, threads);
+                    let r = measure(&method, m, threads, 1);
                     eprintln!(
                         "  {fam} n = {} / {name} / {threads} thread(s): {}",
                         m.n_bodies(),
-                        r.as_ref()
-                            .map_or_else(|e| e.clone(), |s| format!("{:.1} µs", s.median * 1e6))
+                        r.as_ref().map_or_else(
+                            |e| e.clone(),
+                            |s| format!("{:.1} µs (set-up {:.3} s)", s.rhs.median * 1e6, s.setup)
+                        )
                     );
                     match r {
-                        Ok(x) => {
+                        Ok(Measured { setup, rhs: x }) => {
+                            if threads == 1 {
+                                sx.push(nb);
+                                sy.push(setup);
+                            }
+                            setup_cell(fixed(setup, 3));
                             let sec = x.median;
                             row.push(format!(
                                 "{} ({}–{})",
@@ -186,7 +279,7 @@ pub fn scaling(ctx: &mut Ctx) -> Suite {
                                 fixed(x.min * 1e6, 1),
                                 fixed(x.max * 1e6, 1)
                             ));
-                            xs.push(m.n_bodies() as f64);
+                            xs.push(nb);
                             ys.push(sec * 1e6);
                             // stop growing once one evaluation takes more than 0.1 s
                             if sec > 0.1 {
@@ -194,15 +287,16 @@ pub fn scaling(ctx: &mut Ctx) -> Suite {
                             }
                         }
                         Err(e) if e.contains("not implemented") => {
+                            setup_cell(NOT_IMPLEMENTED.into());
                             row.push(NOT_IMPLEMENTED.into());
                             stop = Some(NOT_IMPLEMENTED.into());
                         }
                         Err(e) => {
+                            setup_cell("—".into());
                             row.push(format!("error: {e}"));
                             stop = Some("—".into());
                         }
                     }
-                    let _ = n;
                 }
                 let slope = loglog_slope(&xs, &ys);
                 row.push(if slope.is_finite() {
@@ -210,9 +304,10 @@ pub fn scaling(ctx: &mut Ctx) -> Suite {
                 } else {
                     "—".into()
                 });
+                let setup_slope = loglog_slope(&sx, &sy);
                 data.insert(
                     format!("{fam}/{name}/{threads}"),
-                    serde_json::json!({"n": xs, "us": ys, "exponent": slope}),
+                    serde_json::json!({"n": xs, "us": ys, "exponent": slope, "setup_n": sx, "setup_s": sy, "setup_exponent": setup_slope}),
                 );
                 if !xs.is_empty() {
                     chart = chart.with(Series::new(format!("{name} ({threads} thr)"), xs, ys));
@@ -223,6 +318,15 @@ pub fn scaling(ctx: &mut Ctx) -> Suite {
                     break;
                 }
             }
+            let setup_slope = loglog_slope(&sx, &sy);
+            setup_row.push(if setup_slope.is_finite() {
+                fixed(setup_slope, 2)
+            } else {
+                "—".into()
+            });
+            if !setup_row.iter().skip(2).any(|c| c == NOT_IMPLEMENTED) {
+                setup.row(setup_row);
+            }
         }
         t.note("Cells: median (min–max) of at least 5 evaluations, 0.2 s of evaluations when they are fast. Exponent: least-squares slope of log(time) against log(n). Results do not depend on the thread count (see the consistency suite); the time may. HDCA integrates joint coordinates and momenta: its time is the wall time per RHS evaluation of short RK45 runs (integrator overhead included).");
         s.tables.push(t);
@@ -232,6 +336,8 @@ pub fn scaling(ctx: &mut Ctx) -> Suite {
             chart,
         );
     }
+    setup.note(format!("Construction of the front-end for the model (storage, layouts, initial multipliers or cut-joint monitors) and its first evaluation, which builds what a front-end defers to it (penalty: the initial multipliers), measured once per size with one thread. Exponent: least-squares slope of log(set-up) against log(n). A size is skipped (in both tables) when its set-up extrapolated from the two largest measured sizes (exponent ≥ 1) exceeds {SETUP_LIMIT_S} s or its RHS evaluation exceeds 1 s."));
+    s.tables.push(setup);
     crossover(ctx, &mut s, &mut data);
     backends(ctx, &mut s, &mut data);
     speedup(ctx, &mut s, &mut data);
@@ -296,13 +402,10 @@ fn speedup(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, serd
             } else {
                 format!("crossover/{fam}/sparse-alf")
             };
-            // set-up of these front-ends at n = 1024 takes minutes (not O(n)): quick
-            // mode measures them at the fallback size
-            let slow_setup = ctx.quick && ["natural-partitioning", "penalty-pcg"].contains(&name);
             let mut ns: Vec<usize> = sizes
                 .iter()
                 .copied()
-                .filter(|&n| !slow_setup && fits(data, &key, n))
+                .filter(|&n| fits(data, &key, n))
                 .collect();
             if ns.is_empty() {
                 ns.extend(
@@ -319,15 +422,11 @@ fn speedup(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, serd
                     continue;
                 };
                 let load = load_average();
-                // best of three medians: the least disturbed measurement of each
-                let once = |threads: usize| match &method {
-                    Some(m) => time_rhs_timing(m, &model, threads).map(|t| t.median),
-                    None => in_pool(threads, &|| time_sparse_alf(&model)),
-                };
-                let best = |threads| {
-                    (0..3)
-                        .map(|_| once(threads))
-                        .try_fold(f64::INFINITY, |b, r| r.map(|x| b.min(x)))
+                // best of three medians: the least disturbed measurement of each (one
+                // set-up per thread count)
+                let best = |threads: usize| match &method {
+                    Some(m) => measure(m, &model, threads, 3).map(|t| t.rhs.median),
+                    None => in_pool(threads, &|| time_sparse_alf(&model, 3)),
                 };
                 let cells = match (best(1), best(2)) {
                     (Ok(t1), Ok(t2)) => {
@@ -350,7 +449,7 @@ fn speedup(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, serd
         }
     }
     t.note("lagrange:backend=sparse is measured on the open chain only: the closed loop is planar in 3-D, hence has redundant constraints, which that method hands to the dense least-squares solve.");
-    t.note("A front-end whose evaluation is predicted above 0.1 s at n = 1024 (from the scaling tables' two largest sizes) is measured at the largest size under that.");
+    t.note(format!("A front-end whose evaluation is predicted above 0.1 s, or whose set-up above {SETUP_LIMIT_S} s, at n = 1024 or 4096 (from the scaling tables' two largest sizes) is measured at the largest size under that."));
     t.note("Each time is the best of three medians (0.2 s of evaluations each) at the initial state. A load average near or above 1 on a 2-core machine means the second core was busy and the speed-up is understated.");
     s.tables.push(t);
 }
@@ -367,7 +466,7 @@ fn predict_us(xs: &[f64], ys: &[f64], n: f64) -> f64 {
 }
 
 /// Whether one evaluation of the scaling tables' series `key` (in `data`) is predicted
-/// under 0.1 s at `n`.
+/// under 0.1 s at `n`, and its set-up under [`SETUP_LIMIT_S`].
 fn fits(data: &serde_json::Map<String, serde_json::Value>, key: &str, n: usize) -> bool {
     let series = |k: &str| -> Vec<f64> {
         data.get(key)
@@ -377,6 +476,7 @@ fn fits(data: &serde_json::Map<String, serde_json::Value>, key: &str, n: usize) 
             .unwrap_or_default()
     };
     predict_us(&series("n"), &series("us"), n as f64) <= 1e5
+        && predict_us(&series("setup_n"), &series("setup_s"), n as f64) <= SETUP_LIMIT_S
 }
 
 /// The sparse ALF-INDEX1 (its RHS is the sparse ALF's; the projections come after
@@ -475,8 +575,9 @@ const SPARSE_ALF: &str = "global ALF, sparse Cholesky";
 
 /// Median time of one right-hand side of the global ALF with the sparse Cholesky
 /// backend (`mbs_alf::SparseAlf`, α = 1e6, μ = Ω = 1, ≤ 10 iterations: the ALF-DCA
-/// parameters) at the model's initial state \[s\].
-fn time_sparse_alf(model: &Model) -> Result<f64, String> {
+/// parameters) at the model's initial state \[s\]: the lowest of `rounds` medians
+/// (one set-up).
+fn time_sparse_alf(model: &Model, rounds: usize) -> Result<f64, String> {
     use mbs::integrators::OdeSystem;
     let params = mbs::alf::AlfParams {
         alpha: 1e6,
@@ -489,10 +590,13 @@ fn time_sparse_alf(model: &Model) -> Result<f64, String> {
         .map_err(|e| e.to_string())?;
     let y = sys.initial_state();
     let mut dy = vec![0.0; y.len()];
-    median_time(|| {
-        sys.rhs(0.0, &y, &mut dy).map_err(|e| e.to_string())?;
-        std::hint::black_box(&dy);
-        Ok(())
+    (0..rounds.max(1)).try_fold(f64::INFINITY, |best, _| {
+        median_time(|| {
+            sys.rhs(0.0, &y, &mut dy).map_err(|e| e.to_string())?;
+            std::hint::black_box(&dy);
+            Ok(())
+        })
+        .map(|x| best.min(x))
     })
 }
 
@@ -563,7 +667,7 @@ fn crossover(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, se
                 Err(e) => Err(e.to_string()),
             };
             let [a, b] = timed(time_rhs(&dca, &model, 1), 0, &mut series);
-            let [c, d] = timed(in_pool(&|| time_sparse_alf(&model)), 1, &mut series);
+            let [c, d] = timed(in_pool(&|| time_sparse_alf(&model, 1)), 1, &mut series);
             let predicted = dense_last.map_or(0.0, |(n0, t0)| t0 * (nb / n0).powi(3));
             let [e, f] = if predicted > 0.2 {
                 [

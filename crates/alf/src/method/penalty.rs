@@ -207,7 +207,8 @@ impl OdeFormulation for PenaltyRun {
             self.system = Some(sys);
         } else {
             let mut ode = PenaltyOde::new(self.model.clone(), self.params.epsilon)
-                .map_err(|e| failed(s0.t, e))?;
+                .map_err(|e| failed(s0.t, e))?
+                .with_backend(self.params.backend);
             if let Some(rtol) = rtol.filter(|_| spec.guard) {
                 ode = ode.with_tolerance(rtol);
             }
@@ -291,8 +292,9 @@ impl OdeFormulation for PenaltyRun {
                 .epsilon
                 .resolve(self.model.clone(), None)
                 .map_err(|e| failed(s.t, e))?;
-            let mut ode =
-                PenaltyOde::new(self.model.clone(), epsilon).map_err(|e| failed(s.t, e))?;
+            let mut ode = PenaltyOde::new(self.model.clone(), epsilon)
+                .map_err(|e| failed(s.t, e))?
+                .with_backend(self.params.backend);
             let (_, _, m) = ode.dims();
             let y = ode
                 .initial_state(s.t)

@@ -151,33 +151,56 @@ impl Core {
     /// y ← M⁻¹ y, body by body: 1/m on ṙ, L⁻ᵀ L⁻¹ on ω'.
     pub fn minv_in_place(&self, y: &mut [f64]) {
         for b in 0..self.n_bodies() {
-            let s = &mut y[v_range(b)];
-            for k in 0..3 {
-                s[k] *= self.inv_mass[b];
-            }
-            let w = Vector3::new(s[3], s[4], s[5]);
-            let l = &self.chol_inertia[b];
-            let z = l.solve_lower_triangular(&w).unwrap_or(w);
-            let z = l.tr_solve_lower_triangular(&z).unwrap_or(z);
-            s[3..6].copy_from_slice(z.as_slice());
+            self.minv_body(b, &mut y[v_range(b)]);
         }
     }
 
+    /// s ← M_b⁻¹ s for body b's 6 velocity coordinates [ṙ, ω'].
+    fn minv_body(&self, b: usize, s: &mut [f64]) {
+        for k in 0..3 {
+            s[k] *= self.inv_mass[b];
+        }
+        let w = Vector3::new(s[3], s[4], s[5]);
+        let l = &self.chol_inertia[b];
+        let z = l.solve_lower_triangular(&w).unwrap_or(w);
+        let z = l.tr_solve_lower_triangular(&z).unwrap_or(z);
+        s[3..6].copy_from_slice(z.as_slice());
+    }
+
     /// The diagonal of B M⁻¹ Bᵀ at the last evaluation (`out` of length m): the
-    /// inverse effective mass each constraint row sees. Allocates (set-up only).
+    /// inverse effective mass each constraint row sees, dᵢ = Σ_b B_ib M_b⁻¹ B_ibᵀ over
+    /// the (at most two) bodies of row i's joint, from the constraint blocks: O(m).
     pub fn constraint_inverse_masses(&self, out: &mut [f64]) -> Result<(), AlfError> {
-        let (m, n) = (self.m(), self.n_v());
-        let mut b = nalgebra::DMatrix::zeros(m, n);
-        self.ws
-            .phi_q_dense(&self.sys, &mut b)
-            .map_err(|e| self.constraint_error(self.ws.time(), e))?;
-        let mut row = vec![0.0; n];
-        for (i, o) in out.iter_mut().enumerate().take(m) {
-            for (k, r) in row.iter_mut().enumerate() {
-                *r = b[(i, k)];
+        let m = self.m();
+        if out.len() != m {
+            return Err(AlfError::InvalidParameter {
+                name: "inverse-mass output length",
+                value: out.len() as f64,
+                requirement: "must equal the number of constraint rows",
+            });
+        }
+        out.iter_mut().for_each(|o| *o = 0.0);
+        for (k, e) in self.sys.entries().iter().enumerate() {
+            let cb = self.ws.block(k);
+            for (body, jac) in [(e.body_i, &cb.ji), (e.body_j, &cb.jj)] {
+                let Some(b) = body.body().map(|b| b.0) else {
+                    continue;
+                };
+                for (r0, len, start) in [
+                    (0, e.n_holonomic, e.holonomic_start),
+                    (e.n_holonomic, e.n_nonholonomic, e.nonholonomic_start),
+                ] {
+                    for r in 0..len {
+                        let mut row = [0.0; 6];
+                        for (c, x) in row.iter_mut().enumerate() {
+                            *x = jac[(r0 + r, c)];
+                        }
+                        let w = row;
+                        self.minv_body(b, &mut row);
+                        out[start + r] += (0..6).map(|c| w[c] * row[c]).sum::<f64>();
+                    }
+                }
             }
-            self.minv_in_place(&mut row);
-            *o = (0..n).map(|k| b[(i, k)] * row[k]).sum();
         }
         Ok(())
     }

@@ -48,6 +48,8 @@ pub struct PenaltyOde {
     epsilon: f64,
     /// Largest |Φᵢ| allowed after an accepted step ([`PenaltyOde::with_tolerance`]).
     budget: Option<f64>,
+    /// Solver of the initial multipliers ([`PenaltyOde::with_backend`]).
+    backend: LambdaBackend,
     tmp_n: Vec<f64>,
     tmp_m: Vec<f64>,
     evaluations: u64,
@@ -69,6 +71,7 @@ impl PenaltyOde {
             core,
             epsilon,
             budget: None,
+            backend: LambdaBackend::Dense,
             tmp_n: vec![0.0; n],
             tmp_m: vec![0.0; m],
             evaluations: 0,
@@ -92,6 +95,15 @@ impl PenaltyOde {
     /// beyond it the run stops and says why.
     pub fn with_tolerance(mut self, rtol: f64) -> Self {
         self.budget = Some(rtol * crate::penalty_scale::length_scale(&self.core.model));
+        self
+    }
+
+    /// The same ODE whose initial multipliers ([`PenaltyOde::initial_state`]) are
+    /// solved by `backend` (default: dense Cholesky). The Schur-complement PCG of eq
+    /// 5.5.5.2 keeps the set-up O(n) in storage and work per iteration on chains and
+    /// loops, where the dense B M⁻¹ Bᵀ costs O(n m²) and O(m²) storage.
+    pub fn with_backend(mut self, backend: LambdaBackend) -> Self {
+        self.backend = backend;
         self
     }
 
@@ -132,8 +144,9 @@ impl PenaltyOde {
     }
 
     /// y⁰ = [x⁰, v⁰, λ⁰] from the model's initial state with the initial Lagrange
-    /// multipliers B M⁻¹ Bᵀ λ⁰ = B M⁻¹ F − γ (dense solve; the minimum-norm ones
-    /// with redundant constraints, see [`InitialMultipliers::Lagrange`]).
+    /// multipliers B M⁻¹ Bᵀ λ⁰ = B M⁻¹ F − γ (solved by the backend of
+    /// [`PenaltyOde::with_backend`]; the minimum-norm ones with redundant
+    /// constraints, see [`InitialMultipliers::Lagrange`]).
     ///
     /// [`InitialMultipliers::Lagrange`]: super::InitialMultipliers::Lagrange
     pub fn initial_state(&mut self, t0: f64) -> Result<Vec<f64>, AlfError> {
@@ -141,13 +154,12 @@ impl PenaltyOde {
         self.core.evaluate(t0, &x, &v, true)?;
         let mut lambda = vec![0.0; self.core.m()];
         lagrange_rhs(&self.core, &mut self.tmp_n, &mut self.tmp_m, None)?;
-        let mut solver = LambdaSolver::new(&self.core, LambdaBackend::Dense).map_err(|source| {
-            AlfError::Linalg {
+        let mut solver =
+            LambdaSolver::new(&self.core, self.backend).map_err(|source| AlfError::Linalg {
                 t: t0,
                 context: "initial Lagrange multipliers",
                 source,
-            }
-        })?;
+            })?;
         solver.lagrange(&self.core, t0, &self.tmp_m, &mut lambda)?;
         Ok([x, v, lambda].concat())
     }

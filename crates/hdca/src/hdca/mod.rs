@@ -329,6 +329,37 @@ impl Hdca {
         self.positions(&q0);
         self.vel.iter_mut().for_each(|v| *v = Vector6::zeros());
         self.joint_geometry();
+        // P^acc of a twist (v₀, ω) over the bodies beyond a joint is linear in the
+        // subtree's mass M, first moment c = Σ m r and 3×3 moment
+        // K = Σ (J_g − m [r×]²): l = M v₀ + ω × c, h = c × v₀ + K ω (sum of
+        // l_b = m (v₀ + ω × r_b), h_b = J_g ω + r_b × l_b). Accumulated children
+        // before parents: O(n) instead of a walk to the root per body and joint.
+        let nb = self.model.n_bodies();
+        let mut mass = vec![0.0; nb];
+        let mut first = vec![Vector3::zeros(); nb];
+        let mut second = vec![Matrix3::zeros(); nb];
+        for b in 0..nb {
+            let be = &self.bodies[b];
+            let m = self.model.bodies()[b].mass;
+            let rx = be.r.cross_matrix();
+            mass[b] = m;
+            first[b] = m * be.r;
+            second[b] = be.jg - m * rx * rx;
+        }
+        for &b in self.tree_order.iter().rev() {
+            if let Some(p) = self.parent_body[b] {
+                mass[p] += mass[b];
+                let (f, k2) = (first[b], second[b]);
+                first[p] += f;
+                second[p] += k2;
+            }
+        }
+        let mut child = vec![None; self.joints.len()];
+        for (b, &k) in self.parent_joint.iter().enumerate() {
+            if k < child.len() {
+                child[k] = Some(b);
+            }
+        }
         let mut s = vec![1.0; self.n_p];
         for (k, j) in self.joints.iter().enumerate() {
             if !j.tree {
@@ -337,15 +368,10 @@ impl Hdca {
             for a in 0..j.nf {
                 let hm = self.jev[k].hm[a];
                 let (v0, w) = (lin3(&hm), ang3(&hm));
-                let mut p_acc = Vector6::zeros();
-                for b in 0..self.model.n_bodies() {
-                    if !self.beyond(b, k) {
-                        continue;
-                    }
-                    let be = &self.bodies[b];
-                    let l = self.model.bodies()[b].mass * (v0 + w.cross(&be.r));
-                    p_acc += sv(&l, &(be.jg * w + be.r.cross(&l)));
-                }
+                let p_acc = child[k].map_or_else(Vector6::zeros, |c| {
+                    let l = mass[c] * v0 + w.cross(&first[c]);
+                    sv(&l, &(first[c].cross(&v0) + second[c] * w))
+                });
                 let sa = hm.dot(&p_acc);
                 if sa > 0.0 && sa.is_finite() {
                     s[j.u_off + a] = sa;
@@ -353,20 +379,6 @@ impl Hdca {
             }
         }
         s
-    }
-
-    /// Whether body `b` is moved by tree joint `k` (it or an ancestor is `k`'s child).
-    fn beyond(&self, b: usize, k: usize) -> bool {
-        let mut cur = b;
-        loop {
-            if self.parent_joint[cur] == k {
-                return true;
-            }
-            match self.parent_body[cur] {
-                Some(p) => cur = p,
-                None => return false,
-            }
-        }
     }
 
     /// sᵢ of the stored momenta p̃ᵢ = pᵢ / sᵢ (module docs; all 1 without
