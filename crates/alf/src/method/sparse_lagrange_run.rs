@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use mbs_formulation::drive::{body_state_label, integrate_ode, newton};
+use mbs_formulation::drive::newton;
 use mbs_formulation::{
     FormulationError, OdeFormulation, RunSpec, SAMPLE_LAYOUT, Sample, StepCheck,
 };
@@ -16,8 +16,8 @@ use mbs_integrators::{Info, NewtonParams, Observer};
 use mbs_model::{Model, State};
 use nalgebra::DVector;
 
-use super::index1::{body_names, descriptor_start};
-use super::sparse_run::refuse_partitioned;
+use super::index1::descriptor_start;
+use super::sparse_run::integrate_unpartitioned;
 use crate::error::AlfError;
 use crate::sparse_lagrange::SparseLagrange;
 
@@ -74,17 +74,14 @@ impl OdeFormulation for SparseLagrangeRun {
         y0: &[f64],
         obs: &mut O,
     ) -> (Info, Option<FormulationError>) {
-        if let Some(e) = refuse_partitioned(&self.label, spec) {
-            return (Info::default(), Some(e));
-        }
-        let names = body_names(&self.model);
-        integrate_ode(
+        integrate_unpartitioned(
             &mut self.sys,
+            &self.model,
+            &self.label,
             spec,
             y0,
             0,
             self.newton.clone(),
-            &|i| body_state_label(&names, i),
             obs,
         )
     }

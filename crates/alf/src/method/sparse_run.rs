@@ -45,6 +45,34 @@ pub(crate) fn refuse_partitioned(label: &str, spec: &RunSpec<'_>) -> Option<Form
     })
 }
 
+/// The sparse runs' integration: the ODE integrators with states labelled by body,
+/// the partitioned ones refused by name ([`refuse_partitioned`]).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn integrate_unpartitioned<S: mbs_integrators::OdeSystem, O: Observer>(
+    sys: &mut S,
+    model: &Model,
+    label: &str,
+    spec: &RunSpec<'_>,
+    y0: &[f64],
+    project_every: usize,
+    newton: NewtonParams,
+    obs: &mut O,
+) -> (Info, Option<FormulationError>) {
+    if let Some(e) = refuse_partitioned(label, spec) {
+        return (Info::default(), Some(e));
+    }
+    let names = body_names(model);
+    integrate_ode(
+        sys,
+        spec,
+        y0,
+        project_every,
+        newton,
+        &|i| body_state_label(&names, i),
+        obs,
+    )
+}
+
 impl SparseAlfRun {
     pub(crate) fn new(
         label: String,
@@ -87,17 +115,14 @@ impl OdeFormulation for SparseAlfRun {
         y0: &[f64],
         obs: &mut O,
     ) -> (Info, Option<FormulationError>) {
-        if let Some(e) = refuse_partitioned(&self.label, spec) {
-            return (Info::default(), Some(e));
-        }
-        let names = body_names(&self.model);
-        integrate_ode(
+        integrate_unpartitioned(
             &mut self.sys,
+            &self.model,
+            &self.label,
             spec,
             y0,
             self.project_every,
             self.newton.clone(),
-            &|i| body_state_label(&names, i),
             obs,
         )
     }
