@@ -36,7 +36,9 @@ Commands:
         peers); --quick shortens end times and sweeps (CI; a few minutes on 2 cores).
         --suite peers compares with Pinocchio, MuJoCo and Exudyn (installed into
         target/peers-venv from PyPI on first use; MBS_PEERS_CASES=five-bar,chain-16
-        restricts the cases).
+        restricts the cases, MBS_PEERS_BUDGET=<s> sets the repeat budget (120),
+        MBS_PEERS_RUN_LIMIT=<s> skips a peer configuration whose run is predicted
+        longer from the smaller cases (600)).
   help  print this message
 ";
 

@@ -73,7 +73,7 @@ pub fn cases() -> Vec<Case> {
 }
 
 /// The settings each peer runs with on `case` (the scripts document the keys).
-fn variants(case: &Case) -> serde_json::Value {
+pub fn variants(case: &Case) -> serde_json::Value {
     let loops = case.target_phi.is_some();
     let mut pinocchio = vec![json!({"name": "DOP853 rtol=atol=1e-10", "rtol": 1e-10})];
     let mut mujoco =
@@ -91,8 +91,15 @@ fn variants(case: &Case) -> serde_json::Value {
     json!({"pinocchio": pinocchio, "mujoco": mujoco, "exudyn": exudyn})
 }
 
-/// Writes the case file of `case` with `model` under `dir`; returns its path.
-pub fn write_case_file(dir: &Path, case: &Case, model: &Model) -> Result<PathBuf, String> {
+/// Writes the case file of `case` with `model` and the peers' `variants` under `dir`
+/// (repeats stop after `budget_s` seconds); returns its path.
+pub fn write_case_file(
+    dir: &Path,
+    case: &Case,
+    model: &Model,
+    variants: &serde_json::Value,
+    budget_s: f64,
+) -> Result<PathBuf, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let model_json: serde_json::Value =
         serde_json::from_str(&model.to_json_string()).map_err(|e| e.to_string())?;
@@ -103,8 +110,8 @@ pub fn write_case_file(dir: &Path, case: &Case, model: &Model) -> Result<PathBuf
         "t_sample": T_SAMPLE,
         "t_positions": T_POSITIONS,
         "repeats": 5,
-        "budget_s": 120.0,
-        "variants": variants(case),
+        "budget_s": budget_s,
+        "variants": variants,
     });
     let path = dir.join(format!("{}.json", case.id));
     let text = serde_json::to_string_pretty(&file).map_err(|e| e.to_string())?;

@@ -7,8 +7,10 @@
 //! Only run when asked (`cargo xtask bench --suite peers`): it creates
 //! `target/peers-venv` and pip-installs the pinned peers the first time. A peer that
 //! cannot be installed or fails gives rows that say so; the suite never aborts.
-//! `MBS_PEERS_CASES=five-bar,chain-16` restricts the cases.
+//! `MBS_PEERS_CASES=five-bar,chain-16` restricts the cases; the time limits (repeat
+//! budget, a peer run predicted too long) are in [`budget`].
 
+mod budget;
 mod cases;
 mod mbs_side;
 pub mod python;
@@ -19,7 +21,8 @@ use std::time::Duration;
 use crate::report::{Suite, Table};
 use crate::runner::{Ctx, fixed, sci};
 use crate::suites::scaling::load_average;
-use cases::{Case, cases, read_case_model, write_case_file};
+use budget::{RunPredictor, repeat_budget};
+use cases::{Case, cases, read_case_model, variants, write_case_file};
 use mbs_side::{
     MbsRun, candidates, fastest_meeting, most_accurate, position_difference, repeat, run_default,
 };
@@ -27,8 +30,6 @@ use python::{ENGINES, PeerResult, ensure_venv, run_script};
 
 /// Timed repeats of the runs shown (median, min–max).
 const REPEATS: usize = 5;
-/// Stop repeating a run once its repeats took this long \[s\].
-const REPEAT_BUDGET_S: f64 = 120.0;
 /// A peer script is stopped after this long on one case.
 const SCRIPT_TIMEOUT: Duration = Duration::from_secs(3600);
 
@@ -116,11 +117,18 @@ pub fn run(ctx: &mut Ctx) -> Suite {
     let mut versions = std::collections::BTreeMap::new();
     let mut results: Vec<(Case, CaseResult)> = Vec::new();
     let mut slow = mbs_side::TooSlow::new();
+    let mut predictor = RunPredictor::new();
+    let budget = repeat_budget();
     for case in cases() {
         eprintln!("  case {} ({})", case.id, case.spec);
+        let mut peer_variants = variants(&case);
+        let mut not_started = Vec::new();
         let model = match mbs::builtin(&case.spec)
             .map_err(|e| e.to_string())
-            .and_then(|m| write_case_file(&dir, &case, &m))
+            .and_then(|m| {
+                not_started = predictor.drop_too_slow(&mut peer_variants, m.n_bodies(), case.t_end);
+                write_case_file(&dir, &case, &m, &peer_variants, budget)
+            })
             .and_then(|p| read_case_model(&p).map(|m| (p, m)))
         {
             Ok(pm) => pm,
@@ -166,9 +174,9 @@ pub fn run(ctx: &mut Ctx) -> Suite {
         }
         let mut best = fastest_meeting(&case, &runs).cloned();
         if let Some(b) = &mut best {
-            repeat(b, &model, case.t_end, REPEATS, REPEAT_BUDGET_S);
+            repeat(b, &model, case.t_end, REPEATS, budget);
         }
-        let default = run_default(&model, case.t_end, REPEATS, REPEAT_BUDGET_S);
+        let default = run_default(&model, case.t_end, REPEATS, budget);
         let best_times = best.as_ref().map(|b| (b.wall_median(), b.cpu_median()));
         let mbs_row = |who: &str, r: &MbsRun| {
             let (min, max) = r.wall_range();
@@ -220,6 +228,11 @@ pub fn run(ctx: &mut Ctx) -> Suite {
         let mut pinocchio = None;
         let mut case_data = serde_json::Map::new();
         for (engine, label) in ENGINES {
+            for (_, variant, why) in not_started.iter().filter(|(e, _, _)| e == engine) {
+                let mut row = vec![case.id.clone(), label.into(), variant.clone(), why.clone()];
+                row.extend(std::iter::repeat_n("—".to_string(), 7));
+                cmp.row(row);
+            }
             let out = dir.join(format!("{}.{engine}.out.json", case.id));
             let res: Result<PeerResult, String> = match &python {
                 Ok(py) => run_script(py, engine, &path, &out, SCRIPT_TIMEOUT),
@@ -244,6 +257,9 @@ pub fn run(ctx: &mut Ctx) -> Suite {
                     }
                     for v in &r.runs {
                         let ok = v.status == "ok";
+                        if let (true, Some(s)) = (ok, v.median_s) {
+                            predictor.record(engine, &v.variant, model.n_bodies(), case.t_end, s);
+                        }
                         if engine == "pinocchio" && ok && pinocchio.is_none() {
                             pinocchio = v.median_s.zip(v.cpu_median_s);
                         }
