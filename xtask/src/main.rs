@@ -167,6 +167,7 @@ fn bench(opts: BenchOpts) -> ExitCode {
         machine: Machine::detect(),
         command,
         wall_time_s: start.elapsed().as_secs_f64(),
+        sampling: ctx.sampling_share(),
         suites: out,
     };
     match report.write(&opts.out) {
@@ -245,6 +246,7 @@ mod tests {
             machine: Machine::detect(),
             command: "cargo xtask bench --quick".into(),
             wall_time_s: 0.0,
+            sampling: None,
             suites: vec![s],
         };
         let md = r.markdown();

@@ -58,6 +58,20 @@ pub struct Ctx {
     models: HashMap<String, Model>,
     /// Repeat timings of the runs, by [`timing_key`].
     timings: HashMap<String, Timing>,
+    /// Share of each timed run's integration spent on output samples, by run label.
+    sampling: Vec<(String, f64)>,
+}
+
+/// How much of the timed integrations went to output samples (issue #16: below 5 %).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SamplingShare {
+    /// Timed runs whose sampling time was measured.
+    pub runs: usize,
+    /// Median share over the runs.
+    pub median: f64,
+    /// Largest share and its run.
+    pub max: f64,
+    pub max_run: String,
 }
 
 /// Wall times of the repeats of one run \[s\].
@@ -124,7 +138,21 @@ impl Ctx {
             failures: Vec::new(),
             models: HashMap::new(),
             timings: HashMap::new(),
+            sampling: Vec::new(),
         }
+    }
+
+    /// The sampling share over every timed run so far (`None` without one).
+    pub fn sampling_share(&self) -> Option<SamplingShare> {
+        let mut v: Vec<f64> = self.sampling.iter().map(|(_, x)| *x).collect();
+        v.sort_by(f64::total_cmp);
+        let (run, max) = self.sampling.iter().max_by(|a, b| a.1.total_cmp(&b.1))?;
+        Some(SamplingShare {
+            runs: v.len(),
+            median: v[v.len() / 2],
+            max: *max,
+            max_run: run.clone(),
+        })
     }
 
     /// A built-in model (cached).
@@ -194,6 +222,14 @@ impl Ctx {
     /// Times `sim` again until [`REPEATS`] runs or [`REPEAT_BUDGET_S`] of runs, and
     /// returns `first` with the median wall time (min, max kept for [`Ctx::wall`]).
     fn repeat(&mut self, sim: &Simulation, mut first: Trajectory) -> Trajectory {
+        if let (Some(total), Some(sampling)) = (
+            first.stats.integration_seconds,
+            first.stats.sampling_seconds,
+        ) && total > 0.0
+        {
+            let label = format!("{} / {} / {}", first.model, first.method, first.integrator);
+            self.sampling.push((label, sampling / total));
+        }
         let mut times = vec![first.wall_time];
         while times.len() < REPEATS && times.iter().sum::<f64>() < REPEAT_BUDGET_S {
             match sim.run() {

@@ -105,7 +105,12 @@ impl<F: OdeFormulation> Runner<F> {
 struct Watch<'s> {
     sink: &'s mut dyn SampleSink,
     check: StepCheck,
-    samples: Vec<(f64, Vec<f64>)>,
+    /// Sample times and the states at them, one after the other in one buffer (no
+    /// allocation per sample inside the timed integration once it has grown).
+    sample_t: Vec<f64>,
+    sample_y: Vec<f64>,
+    /// Seconds the integrator spent on the samples (dense output and the copies).
+    sampling_seconds: f64,
     stop: Option<FormulationError>,
     /// The last accepted step (t, y) when the sink asked to stop there.
     stopped: Option<(f64, Vec<f64>)>,
@@ -124,7 +129,14 @@ impl Observer for Watch<'_> {
         flow
     }
     fn sample(&mut self, t: f64, y: &[f64]) {
-        self.samples.push((t, y.to_vec()));
+        self.sample_t.push(t);
+        self.sample_y.extend_from_slice(y);
+    }
+    fn times_sampling(&self) -> bool {
+        true
+    }
+    fn sampling_time(&mut self, seconds: f64) {
+        self.sampling_seconds += seconds;
     }
 }
 
@@ -149,7 +161,9 @@ impl<F: OdeFormulation> Formulation for Runner<F> {
         let mut watch = Watch {
             sink,
             check,
-            samples: Vec::new(),
+            sample_t: Vec::with_capacity(spec.output_times.len()),
+            sample_y: Vec::with_capacity(spec.output_times.len() * y0.len()),
+            sampling_seconds: 0.0,
             stop: None,
             stopped: None,
         };
@@ -157,13 +171,21 @@ impl<F: OdeFormulation> Formulation for Runner<F> {
         let mut stats = RunStats::from(info);
         self.inner.count(&mut stats);
         stats.integration_seconds = Some(start.elapsed().as_secs_f64());
+        stats.sampling_seconds = Some(watch.sampling_seconds);
         if let Some((t, y)) = watch.stopped.take()
             && let Ok(state) = self.inner.state(t, &y)
         {
             watch.sink.stopped_at(&state.to_layout(SAMPLE_LAYOUT));
         }
         let mut diverged = watch.stop.take();
-        for (t, mut y) in std::mem::take(&mut watch.samples) {
+        let (sample_t, sample_y) = (
+            std::mem::take(&mut watch.sample_t),
+            std::mem::take(&mut watch.sample_y),
+        );
+        // every state the integrator delivers has the dimension of y0
+        let mut y = vec![0.0; y0.len()];
+        for (&t, stored) in sample_t.iter().zip(sample_y.chunks_exact(y0.len().max(1))) {
+            y.copy_from_slice(stored);
             self.inner.project_sample(t, &mut y);
             let state = match self.inner.state(t, &y) {
                 Ok(s) => s.to_layout(SAMPLE_LAYOUT),

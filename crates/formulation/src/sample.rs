@@ -71,6 +71,10 @@ pub struct RunStats {
     /// Seconds spent integrating, if the formulation measured it separately from its
     /// output post-processing (the caller's wall time otherwise).
     pub integration_seconds: Option<f64>,
+    /// Seconds of `integration_seconds` spent on output samples (the integrator's dense
+    /// output and the copy of each sample), if measured; the per-sample derived
+    /// quantities are computed after the integration and are not part of it.
+    pub sampling_seconds: Option<f64>,
 }
 
 impl From<mbs_integrators::Info> for RunStats {
@@ -84,6 +88,7 @@ impl From<mbs_integrators::Info> for RunStats {
             multiplier_iterations: 0,
             projections: i.projections_applied,
             integration_seconds: None,
+            sampling_seconds: None,
         }
     }
 }

@@ -76,6 +76,13 @@ impl OutCursor {
             _ => None,
         }
     }
+    /// Whether an output time up to `t_new` (in the direction `dir`) is pending.
+    #[inline]
+    pub fn due(&self, t_out: &[f64], dir: f64, t_new: f64) -> bool {
+        t_out
+            .get(self.next)
+            .is_some_and(|&t| dir * (t - t_new) <= 0.0)
+    }
     /// Output times equal to `t_new` (may be repeated).
     #[inline]
     pub fn next_at(&mut self, t_out: &[f64], t_new: f64) -> Option<f64> {

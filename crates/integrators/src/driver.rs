@@ -1,6 +1,8 @@
 //! The one stepping loop of the crate: output times, observer, projection
 //! schedule, step limit and final time, for any [`Stepper`].
 
+use std::time::Instant;
+
 use crate::common::{OutCursor, direction, projection_due, validate_span};
 use crate::error::Error;
 use crate::stepper::{Schedule, Step, Stepper};
@@ -55,9 +57,14 @@ where
 {
     validate_span(t0, t_end, t_out)?;
     init(stepper, sys)?;
+    let timed = obs.times_sampling();
     let mut cursor = OutCursor::default();
+    let clock = timed.then(Instant::now);
     while let Some(t) = cursor.next_at(t_out, t0) {
         obs.sample(t, stepper.y());
+    }
+    if let Some(c) = clock {
+        obs.sampling_time(c.elapsed().as_secs_f64());
     }
     if t_end == t0 {
         return Ok(stepper.info());
@@ -88,11 +95,17 @@ where
         }
         stepper.complete(sys)?;
         let t = stepper.t();
+        // one clock reading pair per step with samples (a step without one costs a
+        // comparison)
+        let clock = (timed && cursor.due(t_out, dir, t)).then(Instant::now);
         while let Some(ts) = cursor.next_before(t_out, dir, t) {
             obs.sample(ts, stepper.interpolate(ts));
         }
         while let Some(ts) = cursor.next_at(t_out, t) {
             obs.sample(ts, stepper.y());
+        }
+        if let Some(c) = clock {
+            obs.sampling_time(c.elapsed().as_secs_f64());
         }
         if obs.step(t, stepper.y()).is_break() {
             stepper.info_mut().stopped = true;

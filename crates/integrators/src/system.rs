@@ -151,6 +151,14 @@ pub trait Observer {
     }
     /// Called at each requested output time.
     fn sample(&mut self, _t: f64, _y: &[f64]) {}
+    /// Whether the driver should measure the time its output samples take (dense
+    /// output and [`Observer::sample`]) and report it to [`Observer::sampling_time`].
+    fn times_sampling(&self) -> bool {
+        false
+    }
+    /// Seconds the driver spent on the samples of one step (asked for by
+    /// [`Observer::times_sampling`]).
+    fn sampling_time(&mut self, _seconds: f64) {}
 }
 
 impl Observer for () {}
@@ -161,6 +169,12 @@ impl<O: Observer + ?Sized> Observer for &mut O {
     }
     fn sample(&mut self, t: f64, y: &[f64]) {
         (**self).sample(t, y)
+    }
+    fn times_sampling(&self) -> bool {
+        (**self).times_sampling()
+    }
+    fn sampling_time(&mut self, seconds: f64) {
+        (**self).sampling_time(seconds)
     }
 }
 

@@ -154,6 +154,7 @@ fn stats<'py>(py: Python<'py>, t: &Trajectory) -> PyResult<Bound<'py, PyDict>> {
     d.set_item("multiplier_iterations", s.multiplier_iterations)?;
     d.set_item("projections", s.projections)?;
     d.set_item("integration_seconds", s.integration_seconds)?;
+    d.set_item("sampling_seconds", s.sampling_seconds)?;
     Ok(d)
 }
 

@@ -42,7 +42,8 @@ class Trajectory:
             none; NaN rows for samples without).
         stats: integrator statistics (``accepted_steps``, ``rejected_steps``,
             ``rhs_evals``, ``jacobian_evals``, ``newton_iterations``,
-            ``multiplier_iterations``, ``projections``, ``integration_seconds``).
+            ``multiplier_iterations``, ``projections``, ``integration_seconds``,
+            ``sampling_seconds``: the part of it spent on output samples).
         wall_time: seconds spent integrating.
         failure: why the run stopped early (a partial trajectory), else ``None``.
         initial_assembly: how far an inconsistent initial state was moved, else ``None``.
