@@ -293,12 +293,13 @@ impl Report {
                 "Wall times are the integration alone: inside it an output sample is only collected \
                  (dense output and a copy), its derived quantities are computed afterwards. Output \
                  sampling took a median {:.2} % and at most {:.1} % ({}) of the {} timed integrations \
-                 of this report (aimed at: below 5 %; the complete cost of samples to a user is in the \
-                 guide suite's sampling-cost table).\n",
+                 of this report (median over each run's repeats); {} of them at 5 % or more (aimed at: \
+                 none; the complete cost of samples to a user is in the guide suite's sampling-cost table).\n",
                 100.0 * x.median,
                 100.0 * x.max,
                 x.max_run,
-                x.runs
+                x.runs,
+                x.above_5_percent
             );
         }
         let _ = writeln!(

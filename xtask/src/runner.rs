@@ -72,6 +72,8 @@ pub struct SamplingShare {
     /// Largest share and its run.
     pub max: f64,
     pub max_run: String,
+    /// Runs whose share is 5 % or more.
+    pub above_5_percent: usize,
 }
 
 /// Wall times of the repeats of one run \[s\].
@@ -152,6 +154,7 @@ impl Ctx {
             median: v[v.len() / 2],
             max: *max,
             max_run: run.clone(),
+            above_5_percent: v.iter().filter(|x| **x >= 0.05).count(),
         })
     }
 
@@ -222,20 +225,27 @@ impl Ctx {
     /// Times `sim` again until [`REPEATS`] runs or [`REPEAT_BUDGET_S`] of runs, and
     /// returns `first` with the median wall time (min, max kept for [`Ctx::wall`]).
     fn repeat(&mut self, sim: &Simulation, mut first: Trajectory) -> Trajectory {
-        if let (Some(total), Some(sampling)) = (
-            first.stats.integration_seconds,
-            first.stats.sampling_seconds,
-        ) && total > 0.0
-        {
-            let label = format!("{} / {} / {}", first.model, first.method, first.integrator);
-            self.sampling.push((label, sampling / total));
-        }
+        // share of each run's integration spent on samples (median over the repeats:
+        // one run's share is a ratio of two short timings a preemption can spoil)
+        let share = |t: &Trajectory| match (t.stats.integration_seconds, t.stats.sampling_seconds) {
+            (Some(total), Some(sampling)) if total > 0.0 => Some(sampling / total),
+            _ => None,
+        };
+        let mut shares: Vec<f64> = share(&first).into_iter().collect();
         let mut times = vec![first.wall_time];
         while times.len() < REPEATS && times.iter().sum::<f64>() < REPEAT_BUDGET_S {
             match sim.run() {
-                Ok(t) => times.push(t.wall_time),
+                Ok(t) => {
+                    times.push(t.wall_time);
+                    shares.extend(share(&t));
+                }
                 Err(_) => break,
             }
+        }
+        if !shares.is_empty() {
+            shares.sort_by(f64::total_cmp);
+            let label = format!("{} / {} / {}", first.model, first.method, first.integrator);
+            self.sampling.push((label, shares[shares.len() / 2]));
         }
         times.sort_by(f64::total_cmp);
         let timing = Timing {

@@ -168,7 +168,7 @@ pub fn measure(ctx: &mut Ctx, s: &mut Suite) {
     ));
     for (label, _, window, full) in largest.into_iter().filter(|x| !x.1) {
         t.note(format!(
-            "{label}, {} samples over 2 s (far more samples than steps): the samples take {:.1} % of the timed integration and {:.1} % of the complete run. The report's own timed runs sample far less densely: their share is summarized at the top of the report against the {:.0} % aimed at (issue #16). A sample's derived quantities cost about as much as a few right-hand sides, so they dominate a complete run with far more samples than steps; joint results add a multiplier solve per sample.",
+            "{label}, {} samples over 2 s: the samples take {:.1} % of the timed integration and {:.1} % of the complete run. The report's own timed runs sample far less densely: their share is summarized at the top of the report against the {:.0} % aimed at (issue #16). A sample's derived quantities cost about as much as a few right-hand sides, so they dominate a complete run with far more samples than steps; joint results add a multiplier solve per sample.",
             SAMPLES[SAMPLES.len() - 1],
             100.0 * window,
             100.0 * full,
