@@ -88,6 +88,9 @@ where
         }
         stepper.complete(sys)?;
         let t = stepper.t();
+        if cursor.pending_before(t_out, dir, t) {
+            stepper.prepare_interpolation(sys)?;
+        }
         while let Some(ts) = cursor.next_before(t_out, dir, t) {
             obs.sample(ts, stepper.interpolate(ts));
         }
