@@ -9,6 +9,10 @@
 //! Stage indices are 0-based: stage `s` here is `k_{s+1}` of the book and of
 //! `dop853.f`; stage 12 is `f(t + h, y₁)` (first same as last) and stages 13–15
 //! the three extra stages of the dense output (`k14`–`k16`).
+//!
+//! The constants keep the digits of `dop853.f` (more than `f64` holds), so that
+//! they can be compared with the published code verbatim.
+#![allow(clippy::excessive_precision)]
 
 /// Nodes `c` of the 13 stages of a step (`c2 … c12`, and `c13 = 1`, FSAL).
 pub(crate) static C: [f64; 13] = [

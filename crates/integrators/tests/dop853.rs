@@ -14,8 +14,11 @@ struct Arenstorf;
 
 /// Moon mass ratio μ of eq II.0.1.
 const MU: f64 = 0.012277471;
-/// Initial value of eq II.0.1 (x, y, x', y') and the orbit's period (II.0.2).
+/// Initial value of eq II.0.1 (x, y, x', y') and the orbit's period (II.0.2),
+/// with the book's digits.
+#[allow(clippy::excessive_precision)]
 const Y0: [f64; 4] = [0.994, 0.0, 0.0, -2.001_585_106_379_082_522_405_378_622_24];
+#[allow(clippy::excessive_precision)]
 const PERIOD: f64 = 17.065_216_560_157_962_558_891_720_624_9;
 
 impl OdeSystem for Arenstorf {
