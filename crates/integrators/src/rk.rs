@@ -11,7 +11,7 @@
 //!   combined 5th/3rd-order error estimate and the 7th-order dense output with
 //!   three extra stages of Hairer's `dop853.f` (Hairer, Nørsett & Wanner,
 //!   *Solving ODEs I*, 2nd ed., sec II.5, II.6, II.10; coefficients in
-//!   [`crate::dop853`]).
+//!   `dop853.rs`).
 //!
 //! Error control (Shampine–Reichelt sec 2–3): with `e = h Σ Eⱼ kⱼ` the
 //! difference of the two embedded solutions, a step is accepted when
@@ -73,7 +73,7 @@ enum Dense {
     /// `y(t + θh) = y + h Σ_s k_s Σ_m bi[s][m] θ^{m+1}` from the step's stages.
     Polynomial(&'static [&'static [f64]]),
     /// DOP853's 7th-order extension, with three extra stages evaluated by
-    /// [`EmbeddedRk::prepare_dense`] (Hairer–Nørsett–Wanner sec II.6).
+    /// `EmbeddedRk::prepare_dense` (Hairer–Nørsett–Wanner sec II.6).
     Dop853,
 }
 
