@@ -16,12 +16,12 @@
 //! Error control (Shampine–Reichelt sec 2–3): with `e = h Σ Eⱼ kⱼ` the
 //! difference of the two embedded solutions, a step is accepted when
 //! `max_i |e_i| / max(rtol · max(|y_i|, |y_new,i|), atol_i) ≤ 1`, i.e. the
-//! mixed test of `ode45` with `threshold = atol/rtol`. DOP853 measures its step
-//! as `dop853.f` does (Hairer–Nørsett–Wanner eq II.10.14 and the code's
-//! comments): with `sk_i = atol_i + rtol · max(|y_i|, |y_new,i|)`,
-//! `e5 = h Σ E5ⱼ kⱼ`, `e3 = h Σ E3ⱼ kⱼ` and the sums of squares
-//! `s5 = Σ_i (e5_i/sk_i)²`, `s3 = Σ_i (e3_i/sk_i)²`, the error is
-//! `s5 / sqrt(n (s5 + 0.01 s3))`, an `O(h⁸)` estimate. After a failure the step
+//! mixed test of `ode45` with `threshold = atol/rtol`. DOP853 combines its
+//! 5th- and 3rd-order estimates as `dop853.f` does (Hairer–Nørsett–Wanner sec
+//! II.10), `err = ‖e5‖² / sqrt(‖e5‖² + 0.01 ‖e3‖²)` with `e5 = h Σ E5ⱼ kⱼ`,
+//! `e3 = h Σ E3ⱼ kⱼ`, an `O(h⁸)` estimate, in the same weighted max norm (so that
+//! a tolerance means the same for every integrator of the crate; `dop853.f` and
+//! SciPy take a root-mean-square norm, looser by up to `√n`). After a failure the step
 //! shrinks by `max(0.1, 0.8 (1/err)^{1/(p+1)})` (`ode23`: `max(0.5, …)`) at the
 //! first failure of a step, or halves
 //! (repeated failures); after a success without failure it grows by
@@ -509,29 +509,33 @@ impl EmbeddedRk {
         err
     }
 
-    /// DOP853 (`dop853.f`): `s5 / sqrt(n (s5 + 0.01 s3))` with
-    /// `s5 = Σ_i (e5_i/sk_i)²`, `s3 = Σ_i (e3_i/sk_i)²`, `e5 = Σ_s E5_s k_s`,
-    /// `e3 = Σ_s E3_s k_s`, `sk_i = atol_i + rtol max(|y_i|, |y_new,i|)`; the
-    /// largest component is the one with the largest `|e5_i|/sk_i`.
+    /// DOP853's combined estimate (`dop853.f`, Hairer–Nørsett–Wanner sec II.10)
+    /// `s5² / sqrt(s5² + 0.01 s3²)` with `e5 = Σ_s E5_s k_s`, `e3 = Σ_s E3_s k_s`,
+    /// measured as every pair of this module is, `s5 = max_i |e5_i| / sc_i`,
+    /// `s3 = max_i |e3_i| / sc_i`, `sc_i = max(rtol max(|y_i|, |y_new,i|), atol_i)`
+    /// (`dop853.f` takes root-mean-square norms with `sc_i = atol_i + rtol
+    /// max(…)`); the largest component is the one with the largest `|e5_i|/sc_i`.
     fn dop853_error(&mut self) -> f64 {
         combine(&mut self.e, 1.0, &dop853::E5, &self.k);
         combine(&mut self.e3, 1.0, &dop853::E3, &self.k);
-        let (mut s5, mut s3, mut big, mut worst) = (0.0, 0.0, 0.0, 0);
+        let (mut s5, mut s3, mut worst): (f64, f64, usize) = (0.0, 0.0, 0);
         for i in 0..self.n {
-            let sk = (self.params.atol.get(i)
-                + self.ctl.rtol * self.y[i].abs().max(self.y_new[i].abs()))
-            .max(f64::MIN_POSITIVE);
-            let (r5, r3) = ((self.e[i] / sk).powi(2), (self.e3[i] / sk).powi(2));
-            s5 += r5;
-            s3 += r3;
-            if r5 > big {
-                (big, worst) = (r5, i);
+            let sc = (self.ctl.rtol * self.y[i].abs().max(self.y_new[i].abs()))
+                .max(self.params.atol.get(i))
+                .max(f64::MIN_POSITIVE);
+            let (r5, r3) = ((self.e[i] / sc).abs(), (self.e3[i] / sc).abs());
+            if r5 > s5 {
+                (s5, worst) = (r5, i);
             }
+            s3 = s3.max(r3);
         }
         self.err_component = Some(worst);
-        let deno = s5 + 0.01 * s3;
-        let deno = if deno > 0.0 { deno } else { 1.0 };
-        s5 / (self.n.max(1) as f64 * deno).sqrt()
+        let deno = s5 * s5 + 0.01 * s3 * s3;
+        if deno > 0.0 {
+            s5 * s5 / deno.sqrt()
+        } else {
+            0.0
+        }
     }
 
     /// DOP853: the three extra stages and the coefficient vectors `F₀ … F₆` of the
