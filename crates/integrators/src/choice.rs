@@ -45,6 +45,13 @@ pub enum IntegratorChoice {
         /// Absolute tolerance.
         atol: f64,
     },
+    /// Dormand–Prince 8(5,3) (Hairer's DOP853), adaptive.
+    Dop853 {
+        /// Relative tolerance.
+        rtol: f64,
+        /// Absolute tolerance.
+        atol: f64,
+    },
     /// Variable-order Adams–Bashforth–Moulton (ode113-like), adaptive.
     Adams {
         /// Relative tolerance.
@@ -78,6 +85,10 @@ pub enum IntegratorChoice {
 pub const INTEGRATOR_NAMES: &[(&str, &str)] = &[
     ("rk45", "Dormand–Prince 5(4), adaptive (--rtol, --atol)"),
     ("rk23", "Bogacki–Shampine 3(2), adaptive (--rtol, --atol)"),
+    (
+        "dop853",
+        "Dormand–Prince 8(5,3) (Hairer's DOP853), adaptive (--rtol, --atol)",
+    ),
     (
         "adams",
         "variable-order Adams–Bashforth–Moulton, adaptive (--rtol, --atol)",
@@ -184,6 +195,7 @@ impl IntegratorChoice {
         Ok(match *self {
             Self::Rk45 { rtol, atol } => Box::new(EmbeddedRk::rk45(n, rk(rtol, atol))),
             Self::Rk23 { rtol, atol } => Box::new(EmbeddedRk::rk23(n, rk(rtol, atol))),
+            Self::Dop853 { rtol, atol } => Box::new(EmbeddedRk::dop853(n, rk(rtol, atol))),
             Self::Adams { rtol, atol } => Box::new(Adams::new(
                 n,
                 AdamsParams {
@@ -255,6 +267,7 @@ impl IntegratorChoice {
         let adaptive: Option<fn(f64, f64) -> Self> = match name.as_str() {
             "rk45" | "ode45" => Some(|rtol, atol| Self::Rk45 { rtol, atol }),
             "rk23" | "ode23" => Some(|rtol, atol| Self::Rk23 { rtol, atol }),
+            "dop853" => Some(|rtol, atol| Self::Dop853 { rtol, atol }),
             "adams" | "ode113" => Some(|rtol, atol| Self::Adams { rtol, atol }),
             _ => None,
         };
@@ -290,6 +303,7 @@ impl IntegratorChoice {
         match self {
             Self::Rk45 { .. } => "rk45",
             Self::Rk23 { .. } => "rk23",
+            Self::Dop853 { .. } => "dop853",
             Self::Adams { .. } => "adams",
             Self::Midpoint { .. } => "midpoint",
             Self::Trapezoidal { .. } => "trapezoidal",
@@ -306,9 +320,10 @@ impl IntegratorChoice {
     /// (rtol, atol) of an adaptive integrator.
     pub fn tolerances(&self) -> Option<(f64, f64)> {
         match *self {
-            Self::Rk45 { rtol, atol } | Self::Rk23 { rtol, atol } | Self::Adams { rtol, atol } => {
-                Some((rtol, atol))
-            }
+            Self::Rk45 { rtol, atol }
+            | Self::Rk23 { rtol, atol }
+            | Self::Dop853 { rtol, atol }
+            | Self::Adams { rtol, atol } => Some((rtol, atol)),
             _ => None,
         }
     }
@@ -396,6 +411,14 @@ mod tests {
             IntegratorChoice::Rk45 {
                 rtol: 1e-8,
                 atol: 1e-8
+            }
+        );
+        let i: IntegratorChoice = "dop853:rtol=1e-10".parse().unwrap();
+        assert_eq!(
+            i,
+            IntegratorChoice::Dop853 {
+                rtol: 1e-10,
+                atol: 1e-10
             }
         );
         let i: IntegratorChoice = "trapezoidal:h=0.01".parse().unwrap();

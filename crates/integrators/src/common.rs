@@ -83,6 +83,11 @@ impl OutCursor {
             .get(self.next)
             .is_some_and(|&t| dir * (t - t_new) <= 0.0)
     }
+    /// Whether an output time strictly before `t_new` is pending.
+    #[inline]
+    pub fn pending_before(&self, t_out: &[f64], dir: f64, t_new: f64) -> bool {
+        matches!(t_out.get(self.next), Some(&t) if dir * (t - t_new) < 0.0)
+    }
     /// Output times equal to `t_new` (may be repeated).
     #[inline]
     pub fn next_at(&mut self, t_out: &[f64], t_new: f64) -> Option<f64> {

@@ -96,8 +96,11 @@ where
         stepper.complete(sys)?;
         let t = stepper.t();
         // one clock reading pair per step with samples (a step without one costs a
-        // comparison)
+        // comparison); DOP853's extra dense-output stages count as sampling
         let clock = (timed && cursor.due(t_out, dir, t)).then(Instant::now);
+        if cursor.pending_before(t_out, dir, t) {
+            stepper.prepare_interpolation(sys)?;
+        }
         while let Some(ts) = cursor.next_before(t_out, dir, t) {
             obs.sample(ts, stepper.interpolate(ts));
         }

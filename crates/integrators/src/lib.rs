@@ -1,4 +1,4 @@
-//! ODE integrators for `mbs`: RK45, RK23, variable-order Adams, implicit
+//! ODE integrators for `mbs`: RK45, RK23, DOP853, variable-order Adams, implicit
 //! midpoint/trapezoidal, central difference, two-stage staggered.
 //!
 //! The crate knows nothing about mechanics. It integrates `y' = f(t, y)` for
@@ -9,6 +9,7 @@
 //! |---|---|---|
 //! | Dormand–Prince 5(4), FSAL, dense output | [`EmbeddedRk::rk45`] | MATLAB `ode45` (Shampine–Reichelt 1997) |
 //! | Bogacki–Shampine 3(2), FSAL, dense output | [`EmbeddedRk::rk23`] | MATLAB `ode23` |
+//! | Dormand–Prince 8(5,3), FSAL, 7th-order dense output | [`EmbeddedRk::dop853`] | Hairer's `dop853.f` (Hairer–Nørsett–Wanner I, sec II.5, II.10) |
 //! | Adams–Bashforth–Moulton PECE, orders 1–12 | [`Adams`] | Shampine–Gordon DE/STEP, MATLAB `ode113` |
 //! | implicit midpoint / trapezoidal + Newton | [`ImplicitIntegrator`] | Bayo–Ledesma 1996 (ALF, ALF-INDEX1/3) |
 //! | half-station central difference | [`CentralDifference`] | Chiou 1990, eq 5.5.2.1 |
@@ -66,6 +67,7 @@
 mod adams;
 mod choice;
 mod common;
+mod dop853;
 mod driver;
 mod error;
 mod implicit;

@@ -6,20 +6,32 @@
 //!   extrapolation (the 5th-order result is propagated), 4th-order continuous
 //!   extension (the `ntrp45` interpolant);
 //! * [`Method::BogackiShampine23`]: Bogacki & Shampine 3(2), 4 stages, FSAL,
-//!   cubic Hermite continuous extension (`ntrp23`).
+//!   cubic Hermite continuous extension (`ntrp23`);
+//! * [`Method::Dop853`]: Dormand & Prince 8(5,3), 12 stages + FSAL, the
+//!   combined 5th/3rd-order error estimate and the 7th-order dense output with
+//!   three extra stages of Hairer's `dop853.f` (Hairer, Nørsett & Wanner,
+//!   *Solving ODEs I*, 2nd ed., sec II.5, II.6, II.10; coefficients in
+//!   `dop853.rs`).
 //!
 //! Error control (Shampine–Reichelt sec 2–3): with `e = h Σ Eⱼ kⱼ` the
 //! difference of the two embedded solutions, a step is accepted when
 //! `max_i |e_i| / max(rtol · max(|y_i|, |y_new,i|), atol_i) ≤ 1`, i.e. the
-//! mixed test of `ode45` with `threshold = atol/rtol`. After a failure the step
+//! mixed test of `ode45` with `threshold = atol/rtol`. DOP853 combines its
+//! 5th- and 3rd-order estimates as `dop853.f` does (Hairer–Nørsett–Wanner sec
+//! II.10), `err = ‖e5‖² / sqrt(‖e5‖² + 0.01 ‖e3‖²)` with `e5 = h Σ E5ⱼ kⱼ`,
+//! `e3 = h Σ E3ⱼ kⱼ`, an `O(h⁸)` estimate, in the same weighted max norm (so that
+//! a tolerance means the same for every integrator of the crate; `dop853.f` and
+//! SciPy take a root-mean-square norm, looser by up to `√n`). After a failure the step
 //! shrinks by `max(0.1, 0.8 (1/err)^{1/(p+1)})` (`ode23`: `max(0.5, …)`) at the
 //! first failure of a step, or halves
 //! (repeated failures); after a success without failure it grows by
 //! `1 / (1.25 err^{1/(p+1)})`, at most 5×. The first step is
 //! `min(hmax, |tspan|, 0.8 rtol^{1/(p+1)} / ‖f₀ / max(|y₀|, atol/rtol)‖∞)`, and
-//! `hmax` defaults to `|tspan| / 10`, all as in `ode45.m`/`ode23.m`.
+//! `hmax` defaults to `|tspan| / 10`, all as in `ode45.m`/`ode23.m`; DOP853
+//! uses the same controller with `p + 1 = 8` and `ode45`'s factors.
 
 use crate::common::{all_finite, check_dim, direction, h_min, positive, step_toward_end};
+use crate::dop853;
 use crate::driver::drive;
 use crate::error::{AtTime, Error};
 use crate::stepper::{Schedule, Step, Stepper};
@@ -32,17 +44,54 @@ struct Tableau {
     c: &'static [f64],
     /// Rows `a_{s,j}`, `j < s`, for stages `1..S` (the last row is `b`, FSAL).
     a: &'static [&'static [f64]],
-    /// Error coefficients `E = b − b̂`.
-    e: &'static [f64],
-    /// Continuous extension: `y(t + θh) = y + h Σ_s k_s Σ_m bi[s][m] θ^{m+1}`.
-    bi: &'static [&'static [f64]],
-    /// Exponent of the step-size controller, `1/(p+1)` with `p` the lower order.
+    /// How the local error is estimated.
+    estimate: Estimate,
+    /// The continuous extension (dense output).
+    dense: Dense,
+    /// Exponent of the step-size controller, `1/(p+1)` with `p` the lower order
+    /// (DOP853: `1/8`, its estimate being `O(h⁸)`).
     pow: f64,
     /// Order of the propagated solution.
     order: usize,
     /// Smallest factor of the first step reduction after a failure
     /// (`ode45.m`: 0.1, `ode23.m`: 0.5).
     min_shrink: f64,
+}
+
+/// How a pair estimates the local error of a step.
+#[derive(Debug)]
+enum Estimate {
+    /// `e = h Σ E_s k_s` with `E = b − b̂`, in the weighted max norm of `ode45`.
+    Embedded(&'static [f64]),
+    /// DOP853's combined 5th/3rd-order estimate (module documentation).
+    Dop853,
+}
+
+/// A pair's continuous extension.
+#[derive(Debug)]
+enum Dense {
+    /// `y(t + θh) = y + h Σ_s k_s Σ_m bi[s][m] θ^{m+1}` from the step's stages.
+    Polynomial(&'static [&'static [f64]]),
+    /// DOP853's 7th-order extension, with three extra stages evaluated by
+    /// `EmbeddedRk::prepare_dense` (Hairer–Nørsett–Wanner sec II.6).
+    Dop853,
+}
+
+impl Dense {
+    /// Extra stages the continuous extension evaluates.
+    fn extra_stages(&self) -> usize {
+        match self {
+            Dense::Polynomial(_) => 0,
+            Dense::Dop853 => dop853::C_EXTRA.len(),
+        }
+    }
+    /// Vectors of the extension's coefficients kept per step.
+    fn coefficients(&self) -> usize {
+        match self {
+            Dense::Polynomial(_) => 0,
+            Dense::Dop853 => 3 + dop853::D.len(),
+        }
+    }
 }
 
 /// Dormand & Prince (1980) 5(4), coefficients as in MATLAB `ode45.m`.
@@ -75,7 +124,7 @@ static DP45: Tableau = Tableau {
             11.0 / 84.0,
         ],
     ],
-    e: &[
+    estimate: Estimate::Embedded(&[
         71.0 / 57600.0,
         0.0,
         -71.0 / 16695.0,
@@ -83,9 +132,9 @@ static DP45: Tableau = Tableau {
         -17253.0 / 339200.0,
         22.0 / 525.0,
         -1.0 / 40.0,
-    ],
+    ]),
     // MATLAB ntrp45.m, matrix BI (columns multiply θ, θ², θ³, θ⁴).
-    bi: &[
+    dense: Dense::Polynomial(&[
         &[1.0, -183.0 / 64.0, 37.0 / 12.0, -145.0 / 128.0],
         &[0.0, 0.0, 0.0, 0.0],
         &[0.0, 1500.0 / 371.0, -1000.0 / 159.0, 1000.0 / 371.0],
@@ -93,7 +142,7 @@ static DP45: Tableau = Tableau {
         &[0.0, 9477.0 / 3392.0, -729.0 / 106.0, 25515.0 / 6784.0],
         &[0.0, -11.0 / 7.0, 11.0 / 3.0, -55.0 / 28.0],
         &[0.0, 3.0 / 2.0, -4.0, 5.0 / 2.0],
-    ],
+    ]),
     pow: 1.0 / 5.0,
     order: 5,
     min_shrink: 0.1,
@@ -108,17 +157,28 @@ static BS23: Tableau = Tableau {
         &[0.0, 3.0 / 4.0],
         &[2.0 / 9.0, 1.0 / 3.0, 4.0 / 9.0],
     ],
-    e: &[-5.0 / 72.0, 1.0 / 12.0, 1.0 / 9.0, -1.0 / 8.0],
+    estimate: Estimate::Embedded(&[-5.0 / 72.0, 1.0 / 12.0, 1.0 / 9.0, -1.0 / 8.0]),
     // MATLAB ntrp23.m, matrix BI (columns multiply θ, θ², θ³).
-    bi: &[
+    dense: Dense::Polynomial(&[
         &[1.0, -4.0 / 3.0, 5.0 / 9.0],
         &[0.0, 1.0, -2.0 / 3.0],
         &[0.0, 4.0 / 3.0, -8.0 / 9.0],
         &[0.0, -1.0, 1.0],
-    ],
+    ]),
     pow: 1.0 / 3.0,
     order: 3,
     min_shrink: 0.5,
+};
+
+/// Dormand & Prince 8(5,3), coefficients of Hairer's `dop853.f`.
+static DOP853: Tableau = Tableau {
+    c: &dop853::C,
+    a: &dop853::A,
+    estimate: Estimate::Dop853,
+    dense: Dense::Dop853,
+    pow: 1.0 / 8.0,
+    order: 8,
+    min_shrink: 0.1,
 };
 
 /// Which embedded pair.
@@ -128,6 +188,8 @@ pub enum Method {
     DormandPrince45,
     /// Bogacki–Shampine 3(2), as MATLAB `ode23`.
     BogackiShampine23,
+    /// Dormand–Prince 8(5,3), as Hairer's `dop853.f`.
+    Dop853,
 }
 
 impl Method {
@@ -135,9 +197,10 @@ impl Method {
         match self {
             Method::DormandPrince45 => &DP45,
             Method::BogackiShampine23 => &BS23,
+            Method::Dop853 => &DOP853,
         }
     }
-    /// Order of the propagated solution (5 or 3).
+    /// Order of the propagated solution (5, 3 or 8).
     pub fn order(self) -> usize {
         self.tableau().order
     }
@@ -218,8 +281,11 @@ pub struct EmbeddedRk {
     tab: &'static Tableau,
     params: Params,
     n: usize,
-    /// Stage derivatives `k_s` of the last step.
+    /// Stage derivatives `k_s` of the last step (and the dense output's extra
+    /// stages).
     k: Vec<Vec<f64>>,
+    /// DOP853: the coefficient vectors of the dense output of the last step.
+    dense: Vec<Vec<f64>>,
     /// `f(t, y)` after a projection changed `y`.
     k_fresh: Vec<f64>,
     y: Vec<f64>,
@@ -227,6 +293,8 @@ pub struct EmbeddedRk {
     y_new: Vec<f64>,
     y_out: Vec<f64>,
     e: Vec<f64>,
+    /// DOP853: the 3rd-order error estimate.
+    e3: Vec<f64>,
     t: f64,
     info: Info,
     /// State component with the largest weighted error in the last error test.
@@ -269,12 +337,21 @@ impl EmbeddedRk {
             tab,
             params,
             n,
-            k: vec![vec![0.0; n]; tab.c.len()],
+            k: vec![vec![0.0; n]; tab.c.len() + tab.dense.extra_stages()],
+            dense: vec![vec![0.0; n]; tab.dense.coefficients()],
             k_fresh: vec![0.0; n],
             y: vec![0.0; n],
             y_new: vec![0.0; n],
             y_out: vec![0.0; n],
             e: vec![0.0; n],
+            e3: vec![
+                0.0;
+                if matches!(tab.estimate, Estimate::Dop853) {
+                    n
+                } else {
+                    0
+                }
+            ],
             t: 0.0,
             info: Info::default(),
             err_component: None,
@@ -288,6 +365,10 @@ impl EmbeddedRk {
     /// Bogacki–Shampine 3(2) (`ode23`).
     pub fn rk23(n: usize, params: Params) -> Self {
         Self::new(Method::BogackiShampine23, n, params)
+    }
+    /// Dormand–Prince 8(5,3) (`dop853`).
+    pub fn dop853(n: usize, params: Params) -> Self {
+        Self::new(Method::Dop853, n, params)
     }
     /// The method.
     pub fn method(&self) -> Method {
@@ -389,16 +470,7 @@ impl EmbeddedRk {
         let last = tab.c.len() - 1;
         for s in 1..tab.c.len() {
             let (done_k, rest) = self.k.split_at_mut(s);
-            // Column-oriented axpys (vectorisable).
-            self.y_new.copy_from_slice(&self.y);
-            for (j, &a) in tab.a[s].iter().enumerate() {
-                if a != 0.0 {
-                    let c = h * a;
-                    for (yi, ki) in self.y_new.iter_mut().zip(&done_k[j]) {
-                        *yi += c * ki;
-                    }
-                }
-            }
+            stage_argument(&mut self.y_new, &self.y, h, tab.a[s], done_k);
             let ts = if s == last && self.ctl.last {
                 t_end
             } else {
@@ -410,17 +482,19 @@ impl EmbeddedRk {
         Ok(())
     }
 
-    /// `max_i |e_i| / max(rtol max(|y_i|, |y_new,i|), atol_i)` with
-    /// `e = Σ_s E_s k_s`; records the largest component.
+    /// The weighted error of the step per `|h|` as the pair estimates it;
+    /// records the largest component.
     fn error_norm(&mut self) -> f64 {
-        self.e.fill(0.0);
-        for (s, &c) in self.tab.e.iter().enumerate() {
-            if c != 0.0 {
-                for (ei, ki) in self.e.iter_mut().zip(&self.k[s]) {
-                    *ei += c * ki;
-                }
-            }
+        match self.tab.estimate {
+            Estimate::Embedded(e) => self.embedded_error(e),
+            Estimate::Dop853 => self.dop853_error(),
         }
+    }
+
+    /// `max_i |e_i| / max(rtol max(|y_i|, |y_new,i|), atol_i)` with
+    /// `e = Σ_s E_s k_s`.
+    fn embedded_error(&mut self, e: &[f64]) -> f64 {
+        combine(&mut self.e, 1.0, e, &self.k);
         let (mut err, mut worst): (f64, usize) = (0.0, 0);
         for i in 0..self.n {
             let sc = (self.ctl.rtol * self.y[i].abs().max(self.y_new[i].abs()))
@@ -433,6 +507,71 @@ impl EmbeddedRk {
         }
         self.err_component = Some(worst);
         err
+    }
+
+    /// DOP853's combined estimate (`dop853.f`, Hairer–Nørsett–Wanner sec II.10)
+    /// `s5² / sqrt(s5² + 0.01 s3²)` with `e5 = Σ_s E5_s k_s`, `e3 = Σ_s E3_s k_s`,
+    /// measured as every pair of this module is, `s5 = max_i |e5_i| / sc_i`,
+    /// `s3 = max_i |e3_i| / sc_i`, `sc_i = max(rtol max(|y_i|, |y_new,i|), atol_i)`
+    /// (`dop853.f` takes root-mean-square norms with `sc_i = atol_i + rtol
+    /// max(…)`); the largest component is the one with the largest `|e5_i|/sc_i`.
+    fn dop853_error(&mut self) -> f64 {
+        combine(&mut self.e, 1.0, &dop853::E5, &self.k);
+        combine(&mut self.e3, 1.0, &dop853::E3, &self.k);
+        let (mut s5, mut s3, mut worst): (f64, f64, usize) = (0.0, 0.0, 0);
+        for i in 0..self.n {
+            let sc = (self.ctl.rtol * self.y[i].abs().max(self.y_new[i].abs()))
+                .max(self.params.atol.get(i))
+                .max(f64::MIN_POSITIVE);
+            let (r5, r3) = ((self.e[i] / sc).abs(), (self.e3[i] / sc).abs());
+            if r5 > s5 {
+                (s5, worst) = (r5, i);
+            }
+            s3 = s3.max(r3);
+        }
+        self.err_component = Some(worst);
+        let deno = s5 * s5 + 0.01 * s3 * s3;
+        if deno > 0.0 {
+            s5 * s5 / deno.sqrt()
+        } else {
+            0.0
+        }
+    }
+
+    /// DOP853: the three extra stages and the coefficient vectors `F₀ … F₆` of the
+    /// 7th-order dense output of the last accepted step (`dop853.f`, `rcont1 …
+    /// rcont8`): with `Δ = y₁ − y₀` (the step as taken, before a projection),
+    /// `F₀ = Δ`, `F₁ = h k₀ − Δ`, `F₂ = 2Δ − h (k₁₂ + k₀)`, `F₃₊ᵣ = h Σ_j d_{r,j} k_j`.
+    /// Nothing for the other pairs.
+    fn prepare_dense<S: OdeSystem + ?Sized>(&mut self, sys: &mut S) -> Result<(), Error> {
+        if !matches!(self.tab.dense, Dense::Dop853) {
+            return Ok(());
+        }
+        // After an accepted step `y_new` holds the state at its start.
+        let (t0, h) = (self.ctl.t_prev, self.ctl.h);
+        let stages = self.tab.c.len();
+        for (r, (&c, row)) in dop853::C_EXTRA.iter().zip(dop853::A_EXTRA).enumerate() {
+            let (done, rest) = self.k.split_at_mut(stages + r);
+            stage_argument(&mut self.y_out, &self.y_new, h, row, done);
+            let ts = t0 + c * h;
+            sys.rhs(ts, &self.y_out, &mut rest[0]).at(ts)?;
+            self.info.rhs_evals += 1;
+        }
+        let last = stages - 1;
+        // y₁ exactly as `stages` formed it.
+        stage_argument(&mut self.y_out, &self.y_new, h, self.tab.a[last], &self.k);
+        let (low, high) = self.dense.split_at_mut(3);
+        let (k0, k1) = (&self.k[0], &self.k[last]);
+        for i in 0..self.n {
+            let d = self.y_out[i] - self.y_new[i];
+            low[0][i] = d;
+            low[1][i] = h * k0[i] - d;
+            low[2][i] = 2.0 * d - h * (k1[i] + k0[i]);
+        }
+        for (f, d) in high.iter_mut().zip(&dop853::D) {
+            combine(f, h, d, &self.k);
+        }
+        Ok(())
     }
 
     /// A failed error test: shrink by `max(min_shrink, 0.8 err^{−pow})` at the
@@ -564,20 +703,44 @@ impl<S: OdeSystem + ?Sized> Stepper<S> for EmbeddedRk {
         Ok(())
     }
 
-    /// The continuous extension `y(t + θh) = y + h Σ_s k_s Σ_m bi[s][m] θ^{m+1}`.
+    /// DOP853's extra stages of the dense output, when an output time falls
+    /// inside the step.
+    fn prepare_interpolation(&mut self, sys: &mut S) -> Result<(), Error> {
+        self.prepare_dense(sys)
+    }
+
+    /// The continuous extension: `y(t + θh) = y + h Σ_s k_s Σ_m bi[s][m] θ^{m+1}`,
+    /// or DOP853's `y + θ(F₀ + (1−θ)(F₁ + θ(F₂ + (1−θ)(F₃ + θ(F₄ + (1−θ)(F₅ +
+    /// θF₆))))))` (`contd8` of `dop853.f`).
     fn interpolate(&mut self, ts: f64) -> &[f64] {
         let (t, h) = (self.ctl.t_prev, self.ctl.h);
         let theta = (ts - t) / h;
-        for i in 0..self.n {
-            let mut acc = 0.0;
-            for (s, bi) in self.tab.bi.iter().enumerate() {
-                let mut p = 0.0;
-                for m in (0..bi.len()).rev() {
-                    p = (p + bi[m]) * theta;
+        match self.tab.dense {
+            Dense::Polynomial(bis) => {
+                for i in 0..self.n {
+                    let mut acc = 0.0;
+                    for (s, bi) in bis.iter().enumerate() {
+                        let mut p = 0.0;
+                        for m in (0..bi.len()).rev() {
+                            p = (p + bi[m]) * theta;
+                        }
+                        acc += p * self.k[s][i];
+                    }
+                    self.y_out[i] = self.y_new[i] + h * acc;
                 }
-                acc += p * self.k[s][i];
             }
-            self.y_out[i] = self.y_new[i] + h * acc;
+            Dense::Dop853 => {
+                let (th, th1, f) = (theta, 1.0 - theta, &self.dense);
+                for i in 0..self.n {
+                    let mut p = f[5][i] + th * f[6][i];
+                    p = f[4][i] + th1 * p;
+                    p = f[3][i] + th * p;
+                    p = f[2][i] + th1 * p;
+                    p = f[1][i] + th * p;
+                    p = f[0][i] + th1 * p;
+                    self.y_out[i] = self.y_new[i] + th * p;
+                }
+            }
         }
         &self.y_out
     }
@@ -605,6 +768,33 @@ impl<S: OdeSystem + ?Sized> Stepper<S> for EmbeddedRk {
     }
 }
 
+/// `out = y + h Σ_j a_j k_j`, a stage argument (column-oriented axpys,
+/// vectorisable; zero coefficients skipped).
+fn stage_argument(out: &mut [f64], y: &[f64], h: f64, a: &[f64], k: &[Vec<f64>]) {
+    out.copy_from_slice(y);
+    for (&a, kj) in a.iter().zip(k) {
+        if a != 0.0 {
+            let c = h * a;
+            for (o, ki) in out.iter_mut().zip(kj) {
+                *o += c * ki;
+            }
+        }
+    }
+}
+
+/// `out = scale Σ_s coef_s k_s` (zero coefficients skipped).
+fn combine(out: &mut [f64], scale: f64, coef: &[f64], k: &[Vec<f64>]) {
+    out.fill(0.0);
+    for (&c, ks) in coef.iter().zip(k) {
+        if c != 0.0 {
+            let c = scale * c;
+            for (o, ki) in out.iter_mut().zip(ks) {
+                *o += c * ki;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -614,12 +804,15 @@ mod tests {
     #[test]
     fn continuous_extensions_match_end_point() {
         for tab in [&DP45, &BS23] {
+            let (Estimate::Embedded(e), Dense::Polynomial(bi)) = (&tab.estimate, &tab.dense) else {
+                panic!("ode45/ode23 pairs have a polynomial extension");
+            };
             let last = tab.c.len() - 1;
             for s in 0..tab.c.len() {
                 let b = tab.a[last].get(s).copied().unwrap_or(0.0);
-                let sum: f64 = tab.bi[s].iter().sum();
+                let sum: f64 = bi[s].iter().sum();
                 assert!((sum - b).abs() < 1e-14, "stage {s}: {sum} vs {b}");
-                let der: f64 = tab.bi[s]
+                let der: f64 = bi[s]
                     .iter()
                     .enumerate()
                     .map(|(m, v)| (m + 1) as f64 * v)
@@ -633,7 +826,44 @@ mod tests {
                 assert!((sum - tab.c[s]).abs() < 1e-14);
             }
             // Error coefficients sum to zero (both solutions consistent).
-            assert!(tab.e.iter().sum::<f64>().abs() < 1e-15);
+            assert!(e.iter().sum::<f64>().abs() < 1e-15);
         }
+    }
+
+    /// `Σ_s w_s c_s^q`.
+    fn moment(w: &[f64], c: &[f64], q: i32) -> f64 {
+        w.iter().zip(c).map(|(w, c)| w * c.powi(q)).sum()
+    }
+
+    /// DOP853's transcribed coefficients (Hairer–Nørsett–Wanner sec II.5):
+    /// row sums equal the nodes (also of the extra stages), `b` satisfies the
+    /// quadrature conditions `Σ b c^q = 1/(q+1)` of order 8, the embedded 5th-
+    /// and 3rd-order solutions those of their orders (their differences with `b`,
+    /// `E5` and `E3`, have vanishing moments `q < 5` and `q < 3`).
+    #[test]
+    fn dop853_coefficients_are_consistent() {
+        let (c, a) = (&dop853::C, &dop853::A);
+        for s in 1..c.len() {
+            let sum: f64 = a[s].iter().sum();
+            assert!((sum - c[s]).abs() < 1e-14, "row {s}: {sum} vs {}", c[s]);
+        }
+        for (row, &cs) in dop853::A_EXTRA.iter().zip(&dop853::C_EXTRA) {
+            let sum: f64 = row.iter().sum();
+            assert!((sum - cs).abs() < 1e-14, "extra stage: {sum} vs {cs}");
+        }
+        for q in 0..8 {
+            let m = moment(&dop853::B, c, q);
+            let want = 1.0 / f64::from(q + 1);
+            assert!((m - want).abs() < 1e-14, "Σ b c^{q} = {m}, want {want}");
+        }
+        for q in 0..5 {
+            let m = moment(&dop853::E5, c, q);
+            assert!(m.abs() < 1e-14, "Σ E5 c^{q} = {m}");
+        }
+        for q in 0..3 {
+            let m = moment(&dop853::E3, c, q);
+            assert!(m.abs() < 1e-14, "Σ E3 c^{q} = {m}");
+        }
+        assert_eq!(a[c.len() - 1], &dop853::B[..]);
     }
 }

@@ -48,8 +48,9 @@ pub struct Schedule {
 /// The driver calls, in this order: [`init`](Self::init) at `(t0, y0)`;
 /// [`start`](Self::start) once (unless `t_end = t0`); then for every attempt
 /// [`step`](Self::step), and after an accepted step [`project`](Self::project) when
-/// the schedule says so, [`complete`](Self::complete), and
-/// [`interpolate`](Self::interpolate) for output times inside the step.
+/// the schedule says so, [`complete`](Self::complete), and, when output times fall
+/// inside the step, [`prepare_interpolation`](Self::prepare_interpolation) once and
+/// [`interpolate`](Self::interpolate) for each of them.
 ///
 /// After an error, [`t`](Self::t) and [`y`](Self::y) are the last accepted state and
 /// [`info`](Self::info) the statistics so far.
@@ -75,6 +76,15 @@ pub trait Stepper<S: ?Sized> {
     /// projection changed, or (Adams) evaluate at the new state and update the
     /// history.
     fn complete(&mut self, sys: &mut S) -> Result<(), Error>;
+
+    /// Evaluations the dense output of the last accepted step needs before
+    /// [`interpolate`](Self::interpolate) (DOP853's three extra stages). The driver
+    /// calls it once per step, after [`complete`](Self::complete) and only when an
+    /// output time falls inside the step; nothing by default.
+    fn prepare_interpolation(&mut self, sys: &mut S) -> Result<(), Error> {
+        let _ = sys;
+        Ok(())
+    }
 
     /// The dense output (continuous extension or interpolant) of the last accepted
     /// step at `t` inside it. Runge–Kutta, the implicit rules and the partitioned

@@ -42,6 +42,7 @@ fn choice_steppers_run_as_the_integrators() {
     let choices = [
         "rk45:rtol=1e-8",
         "rk23:rtol=1e-6",
+        "dop853:rtol=1e-10",
         "adams:rtol=1e-8",
         "midpoint:h=0.01",
         "trapezoidal:h=0.01",
@@ -66,6 +67,11 @@ fn choice_steppers_run_as_the_integrators() {
                 .integrate(&mut Kepler::default(), 0.0, &y0, 4.0, &t_out, &mut direct),
             IntegratorChoice::Rk23 { .. } => EmbeddedRk::rk23(4, RkParams::with_tol(1e-6, 1e-6))
                 .integrate(&mut Kepler::default(), 0.0, &y0, 4.0, &t_out, &mut direct),
+            IntegratorChoice::Dop853 { .. } => EmbeddedRk::dop853(
+                4,
+                RkParams::with_tol(1e-10, 1e-10),
+            )
+            .integrate(&mut Kepler::default(), 0.0, &y0, 4.0, &t_out, &mut direct),
             IntegratorChoice::Adams { .. } => Adams::new(4, AdamsParams::with_tol(1e-8, 1e-8))
                 .integrate(&mut Kepler::default(), 0.0, &y0, 4.0, &t_out, &mut direct),
             IntegratorChoice::Midpoint { h } | IntegratorChoice::Trapezoidal { h } => {

@@ -47,6 +47,7 @@ fn integrations_do_not_allocate() {
 
     let mut rk45 = EmbeddedRk::rk45(4, RkParams::with_tol(1e-8, 1e-8));
     let mut rk23 = EmbeddedRk::rk23(4, RkParams::with_tol(1e-6, 1e-6));
+    let mut dop853 = EmbeddedRk::dop853(4, RkParams::with_tol(1e-10, 1e-10));
     let mut abm = Adams::new(4, AdamsParams::with_tol(1e-8, 1e-8));
     let mut abm_fixed = Adams::new(
         4,
@@ -74,6 +75,15 @@ fn integrations_do_not_allocate() {
                     .unwrap()
             });
             ("rk23", n, i.accepted_steps)
+        },
+        {
+            // With output times inside steps: the dense output's extra stages.
+            let (i, n) = count(|| {
+                dop853
+                    .integrate(&mut sys, 0.0, &y0, 6.0, &t_out, &mut ())
+                    .unwrap()
+            });
+            ("dop853", n, i.accepted_steps)
         },
         {
             let (i, n) = count(|| {

@@ -106,11 +106,9 @@ impl Guard {
     /// The watch of a run of `model` with `integrator`; `energy_check` turns the
     /// energy guard on (the singular-configuration watch always runs).
     pub(crate) fn new(model: &Model, integrator: IntegratorChoice, energy_check: bool) -> Self {
-        let (adaptive, allowed_fraction) = match integrator {
-            IntegratorChoice::Rk45 { rtol, atol }
-            | IntegratorChoice::Rk23 { rtol, atol }
-            | IntegratorChoice::Adams { rtol, atol } => (true, ENERGY_FACTOR * rtol.max(atol)),
-            _ => (false, FIXED_STEP_ENERGY_FRACTION),
+        let (adaptive, allowed_fraction) = match integrator.tolerances() {
+            Some((rtol, atol)) => (true, ENERGY_FACTOR * rtol.max(atol)),
+            None => (false, FIXED_STEP_ENERGY_FRACTION),
         };
         Self {
             conservative: conserves_energy(model),

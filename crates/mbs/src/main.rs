@@ -113,7 +113,7 @@ enum Command {
 struct Common {
     /// A built-in mechanism, a generator spec (`chain:n=256`) or a model file (.json or .toml).
     model: String,
-    /// Integrator: rk45, rk23, adams, midpoint, trapezoidal, central-difference, staggered.
+    /// Integrator: rk45, rk23, dop853, adams, midpoint, trapezoidal, central-difference, staggered.
     /// Default: rk45 when a method is named, else the recommended method's integrator.
     #[arg(long, short = 'i')]
     integrator: Option<String>,

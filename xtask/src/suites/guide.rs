@@ -150,8 +150,9 @@ pub fn run(ctx: &mut Ctx) -> Suite {
     } else {
         vec![1e-3, 1e-5, 1e-7, 1e-9]
     };
-    let integrators: [(&str, fn(f64) -> IntegratorChoice); 2] = [
+    let integrators: [(&str, fn(f64) -> IntegratorChoice); 3] = [
         ("RK45", |d| IntegratorChoice::Rk45 { rtol: d, atol: d }),
+        ("DOP853", |d| IntegratorChoice::Dop853 { rtol: d, atol: d }),
         ("Adams", |d| IntegratorChoice::Adams { rtol: d, atol: d }),
     ];
     let mut guide = serde_json::Map::new();

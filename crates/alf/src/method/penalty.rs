@@ -191,11 +191,9 @@ impl OdeFormulation for PenaltyRun {
         (self.system, self.ode) = (None, None);
         // ε for the run's step; adaptive integrators: ϱ of the thesis and, with the
         // guard, the constraint deflection bounded by the tolerance
-        let (h, rtol) = match spec.integrator {
-            IntegratorChoice::Rk45 { rtol, .. }
-            | IntegratorChoice::Rk23 { rtol, .. }
-            | IntegratorChoice::Adams { rtol, .. } => (None, Some(rtol)),
-            other => (other.step(), None),
+        let (h, rtol) = match spec.integrator.tolerances() {
+            Some((rtol, _)) => (None, Some(rtol)),
+            None => (spec.integrator.step(), None),
         };
         self.params.epsilon = self
             .epsilon

@@ -40,7 +40,7 @@ pub(crate) fn refuse_partitioned(label: &str, spec: &RunSpec<'_>) -> Option<Form
     )
     .then(|| {
         FormulationError::invalid_input(format!(
-            "{label} runs with the ODE integrators (rk45, rk23, adams, midpoint, trapezoidal); central difference and the staggered scheme need the dense backend (backend=dense)"
+            "{label} runs with the ODE integrators (rk45, rk23, dop853, adams, midpoint, trapezoidal); central difference and the staggered scheme need the dense backend (backend=dense)"
         ))
     })
 }

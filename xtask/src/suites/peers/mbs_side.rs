@@ -260,7 +260,7 @@ pub fn candidates(case: &Case, model: &Model, slow: &mut TooSlow) -> (Vec<MbsRun
             notes.push(format!("{method}: {why}"));
             continue;
         }
-        for kind in ["rk45", "adams"] {
+        for kind in ["rk45", "dop853", "adams"] {
             let mut met_once = false;
             for &tol in &TOLERANCES {
                 let Ok(integrator) = IntegratorChoice::from_name(kind, Some(tol), None, None)
