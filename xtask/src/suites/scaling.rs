@@ -450,7 +450,7 @@ fn speedup(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, serd
     }
     t.note("lagrange:backend=sparse is measured on the open chain only: the closed loop is planar in 3-D, hence has redundant constraints, which that method hands to the dense least-squares solve.");
     t.note(format!("A front-end whose evaluation is predicted above 0.1 s, or whose set-up above {SETUP_LIMIT_S} s, at n = 1024 or 4096 (from the scaling tables' two largest sizes) is measured at the largest size under that."));
-    t.note("Natural partitioning runs one rayon task per branch from ground: the open chain and the closed loop are one branch (plus the ground-attached strut of the loop), so no speed-up is expected there; the cut joint's tree solves (one per cut row) run in parallel too.");
+    t.note("Natural partitioning runs one rayon task per branch from ground: the open chain is one branch and the closed loop two, so little or no speed-up is expected there (the closed loop's tree solves for its cut rows run in parallel too).");
     t.note("Each time is the best of three medians (0.2 s of evaluations each) at the initial state. A load average near or above 1 on a 2-core machine means the second core was busy and the speed-up is understated.");
     s.tables.push(t);
 }

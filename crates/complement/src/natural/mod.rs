@@ -97,7 +97,7 @@ pub enum CutTreatment {
 /// are solved. Both give the same accelerations within round-off.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum TreeSolver {
-    /// Recursively, body by body ([`recursive`]: O(b) per branch of b bodies, no
+    /// Recursively, body by body (the articulated-body sweeps of `natural/recursive.rs`: O(b) per branch of b bodies, no
     /// A or AᵀMA formed); cut joints through their multipliers, `m_c + 1` tree
     /// solves and an `m_c × m_c` system (O(n m_c)).
     #[default]

@@ -246,7 +246,7 @@ pub fn pivoted_cholesky_solve(
             .max_by(|&a, &b| c[idx(a, a)].total_cmp(&c[idx(b, b)]))
             .unwrap_or(k);
         let piv = c[idx(p, p)];
-        if !(piv > tol * dmax) {
+        if piv.is_nan() || piv <= tol * dmax {
             break;
         }
         if p != k {
