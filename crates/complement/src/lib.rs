@@ -84,6 +84,6 @@ pub use error::ComplementError;
 pub use mbs_kinematics::EulerSequence;
 pub use mbs_linalg::nullspace::NullSpaceMethod;
 pub use method::NEWTON_RAPHSON_TOL;
-pub use natural::{CutTreatment, NaturalParams, NaturalPartitioning, NaturalStats};
+pub use natural::{CutTreatment, NaturalParams, NaturalPartitioning, NaturalStats, TreeSolver};
 pub use params::{ComplementParams, Coordinates, Stabilization};
 pub use workspace::ComplementWorkspace;

@@ -158,3 +158,63 @@ fn four_bar_runs_with_baumgarte() {
     let err = phi.iter().fold(0.0f64, |a, x| a.max(x.abs()));
     assert!(err < 1e-5, "loop closure {err:e}");
 }
+
+/// The recursive tree solve (articulated-body sweeps, cut joints through their
+/// multipliers) against the dense matrices of the thesis (A, AᵀMA, K and the second
+/// null space or the penalty system): the same accelerations within round-off.
+#[test]
+fn recursive_solver_matches_the_dense_one() {
+    use mbs_complement::TreeSolver;
+    use mbs_mechanisms::generators::closed_loop;
+    let trees: Vec<Arc<Model>> = (0..4)
+        .map(|seed| Arc::new(random_tree(seed, 15).unwrap()))
+        .collect();
+    let loops: Vec<Arc<Model>> = vec![
+        Arc::new(closed_loop(12).unwrap()),
+        Arc::new(spatial_four_bar(&Default::default()).unwrap()),
+        Arc::new(mcpherson_simplified(&McPhersonParams::default()).unwrap()),
+        Arc::new(random_loop_mechanism(3, 9).unwrap()),
+    ];
+    let cuts = [
+        CutTreatment::NullSpace {
+            method: NullSpaceMethod::Qr,
+        },
+        // the dense penalty system's condition grows with α (round-off ≈ α ε)
+        CutTreatment::Penalty {
+            alpha: 1e4,
+            xi: 1.0,
+            omega: 10.0,
+        },
+    ];
+    let mut branches = 0;
+    let mut worst = 0.0f64;
+    for (model, with_cuts) in trees
+        .iter()
+        .map(|m| (m, false))
+        .chain(loops.iter().map(|m| (m, true)))
+    {
+        let np = NaturalPartitioning::new(model.clone(), NaturalParams::default()).unwrap();
+        branches = branches.max(np.stats().n_branches);
+        assert_eq!(np.stats().n_cut > 0, with_cuts, "{}", model.name());
+        for cut in cuts {
+            for stabilization in [Stabilization::None, Stabilization::PAPER_BAUMGARTE] {
+                for k in 0..2 {
+                    let s = random_state(model, 11 + k, 0.05);
+                    let params = |solver| NaturalParams {
+                        cut,
+                        stabilization,
+                        solver,
+                        ..NaturalParams::default()
+                    };
+                    let rec = natural(model, params(TreeSolver::Recursive), &s);
+                    let dense = natural(model, params(TreeSolver::Dense), &s);
+                    let d = rel(&rec, &dense);
+                    worst = worst.max(d);
+                    assert!(d < 1e-10, "{} {cut:?}: {d:e}", model.name());
+                }
+            }
+        }
+    }
+    assert!(branches > 1, "a random tree with several branches");
+    eprintln!("recursive vs dense tree solve: largest relative difference {worst:e}");
+}

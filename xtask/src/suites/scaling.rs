@@ -402,14 +402,10 @@ fn speedup(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, serd
             } else {
                 format!("crossover/{fam}/sparse-alf")
             };
-            // quick mode: natural partitioning's branch assembly is not O(n) (seconds of
-            // set-up per build of the closed loop at n = 1024), so it is measured at the
-            // fallback size; full mode measures it wherever it fits
-            let quick_skip = ctx.quick && name == NATURAL_PARTITIONING;
             let mut ns: Vec<usize> = sizes
                 .iter()
                 .copied()
-                .filter(|&n| !quick_skip && fits(data, &key, n))
+                .filter(|&n| fits(data, &key, n))
                 .collect();
             if ns.is_empty() {
                 ns.extend(
@@ -454,9 +450,7 @@ fn speedup(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, serd
     }
     t.note("lagrange:backend=sparse is measured on the open chain only: the closed loop is planar in 3-D, hence has redundant constraints, which that method hands to the dense least-squares solve.");
     t.note(format!("A front-end whose evaluation is predicted above 0.1 s, or whose set-up above {SETUP_LIMIT_S} s, at n = 1024 or 4096 (from the scaling tables' two largest sizes) is measured at the largest size under that."));
-    if ctx.quick {
-        t.note("Quick mode measures natural partitioning at the fallback size: its branch assembly is not O(n) (seconds of set-up per build of the closed loop at n = 1024).");
-    }
+    t.note("Natural partitioning runs one rayon task per branch from ground: the open chain is one branch and the closed loop two, so little or no speed-up is expected there (the closed loop's tree solves for its cut rows run in parallel too).");
     t.note("Each time is the best of three medians (0.2 s of evaluations each) at the initial state. A load average near or above 1 on a 2-core machine means the second core was busy and the speed-up is understated.");
     s.tables.push(t);
 }
@@ -489,9 +483,6 @@ fn fits(data: &serde_json::Map<String, serde_json::Value>, key: &str, n: usize) 
 /// The sparse ALF-INDEX1 (its RHS is the sparse ALF's; the projections come after
 /// accepted steps).
 const SPARSE_ALF_INDEX1: &str = "alf-index1:backend=sparse";
-
-/// Natural partitioning (measured at the fallback size in quick mode's speed-up).
-const NATURAL_PARTITIONING: &str = "natural-partitioning";
 
 /// The sparse Lagrange KKT solve.
 const SPARSE_LAGRANGE: &str = "lagrange:backend=sparse";

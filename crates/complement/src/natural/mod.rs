@@ -33,12 +33,19 @@
 //! parameters advanced by the closed-form implicit midpoint rule, eq 5.5.4.6)
 //! for the two-stage staggered procedure 5.5.7.
 //!
-//! Every buffer of an evaluation (one [`BranchSystem`] per branch, the global
-//! cut-joint system, the second null space, the Newton–Raphson buffers) is
-//! allocated at construction: with `par: Par::Seq` an evaluation and the
-//! projection allocate nothing; with `par: Par::Rayon` only rayon's task
-//! scheduling may (`tests/no_alloc.rs`).
+//! The equations above are the meaning; by default ([`TreeSolver::Recursive`])
+//! they are solved without forming A or AᵀMA: the open tree by the recursive
+//! sweeps of [`recursive`] (O(b) per branch of b bodies), the cut joints through
+//! their multipliers from `m_c` more tree solves and an `m_c × m_c` system
+//! (O(n m_c)); [`TreeSolver::Dense`] forms the matrices as written (O(b³)).
+//!
+//! Every buffer of an evaluation (one [`BranchSystem`] and recursive factors per
+//! branch, the global cut-joint system) is allocated at construction, the dense
+//! Newton–Raphson buffers (O(m n)) at the first correction: with `par: Par::Seq`
+//! an evaluation and every later projection allocate nothing; with
+//! `par: Par::Rayon` only rayon's task scheduling may (`tests/no_alloc.rs`).
 
+pub mod recursive;
 pub mod tree;
 
 use std::sync::Arc;
@@ -64,7 +71,8 @@ use crate::params::Stabilization;
 use crate::redundancy::RowSelection;
 use crate::singular::{SingularEvent, SingularityMonitor, confirm_crossing};
 use crate::workspace::{MinNormWork, Scratch, cholesky_solve, fview, mmut, mref, mul};
-use tree::{BranchSystem, OpenTree, build_branch_into};
+use recursive::{ArticulatedBranch, Slots, pivoted_cholesky_solve};
+use tree::{BranchSystem, OpenTree, build_branch_into, split_branch_into};
 
 /// How the cut-joint constraints are enforced (thesis after eq 5.4.3.9).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -85,6 +93,21 @@ pub enum CutTreatment {
     },
 }
 
+/// How the open-tree equations `AᵀMA üⁱ = Aᵀ(F − Mü_p)` and the cut-joint system
+/// are solved. Both give the same accelerations within round-off.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TreeSolver {
+    /// Recursively, body by body (the articulated-body sweeps of `natural/recursive.rs`: O(b) per branch of b bodies, no
+    /// A or AᵀMA formed); cut joints through their multipliers, `m_c + 1` tree
+    /// solves and an `m_c × m_c` system (O(n m_c)).
+    #[default]
+    Recursive,
+    /// The thesis' matrices as written: A_g, AᵀMA and its Cholesky factor per
+    /// branch, the global A, `K = B_c A` and (null-space treatment) the second null
+    /// space (O(b³) per branch, O(n²) memory).
+    Dense,
+}
+
 /// Parameters of [`NaturalPartitioning`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NaturalParams {
@@ -101,6 +124,8 @@ pub struct NaturalParams {
     pub par: Par,
     /// Newton–Raphson: maximum iterations per correction (default 20).
     pub newton_max_iter: usize,
+    /// Recursive (default) or dense solution of the tree and cut-joint equations.
+    pub solver: TreeSolver,
 }
 
 impl Default for NaturalParams {
@@ -113,6 +138,7 @@ impl Default for NaturalParams {
             rank_tol: 1e-10,
             par: Par::Rayon,
             newton_max_iter: 20,
+            solver: TreeSolver::Recursive,
         }
     }
 }
@@ -165,7 +191,7 @@ struct CutMonitor {
     v_prev: Vec<f64>,
 }
 
-/// Preallocated scratch of [`NaturalPartitioning`]: one [`BranchSystem`] per
+/// Preallocated scratch of [`NaturalPartitioning`]: one [`BranchWork`] per
 /// branch, the global cut-joint system and the Newton–Raphson buffers.
 #[derive(Debug)]
 struct NaturalWork {
@@ -174,21 +200,55 @@ struct NaturalWork {
     phi_dot: DVector<f64>,
     phi: DVector<f64>,
     forces: DVector<f64>,
-    parts: Vec<BranchSystem>,
-    /// Per branch: the solution üⁱ_g, ü_g and the Cholesky factor buffer.
-    local: Vec<(DVector<f64>, DVector<f64>, Vec<f64>, Scratch)>,
+    parts: Vec<BranchWork>,
     out: DVector<f64>,
     cut: CutWork,
     // Newton–Raphson
-    jac: DMatrix<f64>,
     phi_all: Vec<f64>,
     phi_h: DVector<f64>,
     phi_t: DVector<f64>,
+    /// The dense Newton–Raphson buffers (O(m n)), made at the first correction.
+    newton: Option<NewtonWork>,
+}
+
+/// Dense buffers of the Newton–Raphson correction: Φ_q and the minimum-norm
+/// solves of positions and velocities.
+#[derive(Debug)]
+struct NewtonWork {
+    jac: DMatrix<f64>,
     nr_pos: MinNormWork,
     nr_vel: MinNormWork,
 }
 
-/// The global system of step 3 (cut joints).
+impl NewtonWork {
+    fn new(sys: &SystemLayout, n: usize) -> Self {
+        let (m, m_h) = (sys.n_rows(), sys.n_holonomic());
+        Self {
+            jac: DMatrix::zeros(m, n),
+            nr_pos: MinNormWork::new(m_h, n),
+            nr_vel: MinNormWork::new(m, n),
+        }
+    }
+}
+
+/// One branch's buffers: its splits (and dense matrices), its recursive factors,
+/// its accelerations (6 per body, branch order) and the dense solve's üⁱ_g and
+/// Cholesky buffers (empty with the recursive solver).
+#[derive(Debug)]
+struct BranchWork {
+    sys: BranchSystem,
+    art: ArticulatedBranch,
+    udd: DVector<f64>,
+    x: DVector<f64>,
+    chol: Vec<f64>,
+    mem: Scratch,
+}
+
+/// The global system of step 3 (cut joints). The dense solver's matrices (A,
+/// AᵀMA, B_c, the second null space) are empty with the recursive solver, whose
+/// buffers are `wcols` (W = A(AᵀMA)⁻¹AᵀB_cᵀ, one body vector per cut row), the
+/// `m_c × m_c` system and the scratch of `K = B_c A` (built only for the
+/// cut-joint monitor).
 #[derive(Debug)]
 struct CutWork {
     /// Cut rows: (entry, local row).
@@ -209,29 +269,54 @@ struct CutWork {
     nbuf: Vec<f64>,
     red: Vec<f64>,
     mem: Scratch,
+    // recursive
+    wcols: Vec<DVector<f64>>,
+    cmat: Vec<f64>,
+    lambda: Vec<f64>,
+    perm: Vec<usize>,
+    y: Vec<f64>,
+    cmem: Scratch,
+    /// Branch of each body.
+    branch_of: Vec<usize>,
+    /// First column of each branch in üⁱ.
+    col_off: Vec<usize>,
+    kbuf: DVector<f64>,
+    krow: DVector<f64>,
 }
 
 impl NaturalWork {
-    fn new(model: &Model, sys: &SystemLayout, tree: &OpenTree) -> Self {
+    fn new(model: &Model, sys: &SystemLayout, tree: &OpenTree, solver: TreeSolver) -> Self {
         let (m, m_h, n) = (sys.n_rows(), sys.n_holonomic(), 6 * model.n_bodies());
-        let parts: Vec<BranchSystem> = tree
+        let dense = solver == TreeSolver::Dense;
+        let parts: Vec<BranchWork> = tree
             .branches
             .iter()
-            .map(|br| BranchSystem::new(br, sys))
-            .collect();
-        let local = parts
-            .iter()
-            .map(|p| {
-                let s = p.mass.nrows();
-                (
-                    DVector::zeros(s),
-                    DVector::zeros(p.udd_p.len()),
-                    vec![0.0; s * s],
-                    Scratch::cholesky(s),
-                )
+            .map(|br| {
+                let bs = BranchSystem::new(br, sys, dense);
+                let sd = bs.mass.nrows();
+                BranchWork {
+                    art: ArticulatedBranch::new(br),
+                    udd: DVector::zeros(6 * br.links.len()),
+                    x: DVector::zeros(sd),
+                    chol: vec![0.0; sd * sd],
+                    mem: Scratch::cholesky(sd),
+                    sys: bs,
+                }
             })
             .collect();
-        let s: usize = parts.iter().map(|p| p.mass.nrows()).sum();
+        let s: usize = parts.iter().map(|p| p.sys.n_independent).sum();
+        let mut col_off = Vec::with_capacity(parts.len());
+        let mut off = 0;
+        for p in &parts {
+            col_off.push(off);
+            off += p.sys.n_independent;
+        }
+        let mut branch_of = vec![0; model.n_bodies()];
+        for (g, br) in tree.branches.iter().enumerate() {
+            for l in &br.links {
+                branch_of[l.body] = g;
+            }
+        }
         let entries = sys.entries();
         let rows: Vec<(usize, usize)> = tree
             .cut_entries
@@ -239,6 +324,9 @@ impl NaturalWork {
             .flat_map(|&k| (0..entries[k].rows()).map(move |r| (k, r)))
             .collect();
         let mc = rows.len();
+        // the dense solver's sizes (zero with the recursive solver)
+        let (sd, nd, mcd) = if dense { (s, n, mc) } else { (0, 0, 0) };
+        let (mcr, nr) = if dense { (0, 0) } else { (mc, n) };
         Self {
             gamma: DVector::zeros(m),
             gamma_bar: DVector::zeros(m),
@@ -246,33 +334,40 @@ impl NaturalWork {
             phi: DVector::zeros(m),
             forces: DVector::zeros(n),
             parts,
-            local,
             out: DVector::zeros(n),
             cut: CutWork {
                 rows,
-                a: DMatrix::zeros(n, s),
-                udd_p: DVector::zeros(n),
-                mr: DMatrix::zeros(s, s),
-                rhs: DVector::zeros(s),
-                bc: DMatrix::zeros(mc, n),
+                a: DMatrix::zeros(nd, sd),
+                udd_p: DVector::zeros(nd),
+                mr: DMatrix::zeros(sd, sd),
+                rhs: DVector::zeros(sd),
+                bc: DMatrix::zeros(mcd, nd),
                 k_mat: DMatrix::zeros(mc, s),
                 bu: DVector::zeros(mc),
                 r: DVector::zeros(mc),
-                uddi: DVector::zeros(s),
-                ns: NullSpaceWorkspace::new(mc, s),
-                min_norm: MinNormWork::new(mc, s),
-                w_p: DVector::zeros(s),
-                t_s: DVector::zeros(s),
-                nbuf: vec![0.0; s * s],
-                red: vec![0.0; s * s],
-                mem: Scratch::cholesky(s),
+                uddi: DVector::zeros(sd),
+                ns: NullSpaceWorkspace::new(mcd, sd),
+                min_norm: MinNormWork::new(mcd, sd),
+                w_p: DVector::zeros(sd),
+                t_s: DVector::zeros(sd),
+                nbuf: vec![0.0; sd * sd],
+                red: vec![0.0; sd * sd],
+                mem: Scratch::cholesky(sd),
+                wcols: (0..mcr).map(|_| DVector::zeros(nr)).collect(),
+                cmat: vec![0.0; mcr * mcr],
+                lambda: vec![0.0; mcr],
+                perm: vec![0; mcr],
+                y: vec![0.0; mcr],
+                cmem: Scratch::cholesky(mcr),
+                branch_of,
+                col_off,
+                kbuf: DVector::zeros(nr),
+                krow: DVector::zeros(if dense { 0 } else { s }),
             },
-            jac: DMatrix::zeros(m, n),
             phi_all: vec![0.0; m],
             phi_h: DVector::zeros(m_h),
             phi_t: DVector::zeros(m),
-            nr_pos: MinNormWork::new(m_h, n),
-            nr_vel: MinNormWork::new(m, n),
+            newton: None,
         }
     }
 }
@@ -296,7 +391,7 @@ impl NaturalPartitioning {
             n_cut: tree.cut_entries.len(),
             ..NaturalStats::default()
         };
-        let work = NaturalWork::new(&model, &sys, &tree);
+        let work = NaturalWork::new(&model, &sys, &tree, params.solver);
         let mut np = Self {
             work,
             model,
@@ -322,6 +417,7 @@ impl NaturalPartitioning {
         let y0 = self.y0.clone();
         let (q0, v0) = y0.split_at(self.n_q());
         self.accelerations(t0, q0, v0, &mut udd).ok()?;
+        self.fill_cut_k();
         self.stats.evaluations = 0;
         let k = &self.work.cut.k_mat;
         let rows = RowSelection::select(k, self.params.rank_tol);
@@ -357,6 +453,7 @@ impl NaturalPartitioning {
         v: &[f64],
     ) -> Result<(), ComplementError> {
         self.accelerations(t, q, v, &mut cm.udd)?;
+        self.fill_cut_k();
         self.stats.evaluations -= 1; // a check, not an evaluation of the integrator
         let k = &self.work.cut.k_mat;
         let k_r = match &mut cm.rows {
@@ -413,6 +510,7 @@ impl NaturalPartitioning {
         v: &[f64],
     ) -> Result<(), ComplementError> {
         self.accelerations(t, q, v, &mut cm.udd)?;
+        self.fill_cut_k();
         self.stats.evaluations -= 1; // a check, not an evaluation of the integrator
         if let Some(sel) = &mut cm.rows {
             sel.gather(&self.work.cut.k_mat, &self.work.cut.r);
@@ -570,21 +668,40 @@ impl NaturalPartitioning {
                 w.phi_dot.as_slice(),
             );
         }
-        // 1. the branches (parallel)
+        // 1. the branches (parallel): splits, then the dense matrices or the
+        // recursive factors and the open-tree accelerations
         let (model, ws, sys, tol) = (&*self.model, &self.ws, &self.sys, self.params.rank_tol);
         let (gamma_bar, forces) = (&w.gamma_bar, &w.forces);
-        let build = |p: &mut BranchSystem, br: &tree::Branch| {
-            build_branch_into(t, model, ws, sys, br, gamma_bar, forces, tol, p)
+        let dense = self.params.solver == TreeSolver::Dense;
+        let build = |p: &mut BranchWork, br: &tree::Branch| {
+            split_branch_into(t, model, ws, sys, br, gamma_bar, tol, &mut p.sys)?;
+            if dense {
+                return build_branch_into(sys, br, forces, &mut p.sys);
+            }
+            if !p.art.factor(br, &p.sys.splits, sys) {
+                return Err(singular_mass(t, "AᵀMA", p.sys.n_independent));
+            }
+            for (l, link) in br.links.iter().enumerate() {
+                let b = mbs_model::body_coords::v_range(link.body).start;
+                p.udd.rows_mut(6 * l, 6).copy_from(&forces.rows(b, 6));
+            }
+            p.art.solve(br, p.udd.as_mut_slice(), Slots::Local, true);
+            Ok(())
         };
         self.params
             .par
             .try_for_each_zip(&mut w.parts, &self.tree.branches, build)?;
-        let s: usize = w.parts.iter().map(|p| p.mass.nrows()).sum();
+        let s: usize = w.parts.iter().map(|p| p.sys.n_independent).sum();
         self.stats.n_independent = s;
-        if self.tree.cut_entries.is_empty() {
-            self.solve_open(t)?;
-        } else {
-            self.solve_cut(t)?;
+        match (dense, self.tree.cut_entries.is_empty()) {
+            (true, true) => self.solve_open(t)?,
+            (true, false) => self.solve_cut(t)?,
+            (false, cut_free) => {
+                self.gather_open();
+                if !cut_free {
+                    self.solve_cut_recursive(t)?;
+                }
+            }
         }
         self.stats.evaluations += 1;
         let out = &self.work.out;
@@ -599,41 +716,212 @@ impl NaturalPartitioning {
         Ok(())
     }
 
-    /// Step 2: branch by branch, into `work.out`.
+    /// Step 2 (dense solver): branch by branch, into `work.out`.
     fn solve_open(&mut self, t: f64) -> Result<(), ComplementError> {
-        let solve = |(x, u, l, mem): &mut (DVector<f64>, DVector<f64>, Vec<f64>, Scratch),
-                     p: &BranchSystem| {
+        let solve = |b: &mut BranchWork, _: &tree::Branch| {
             // AᵀMA üⁱ = Aᵀ(F − Mü_p),  ü = ü_p + A üⁱ
+            let p = &b.sys;
             let s = p.mass.nrows();
-            l.copy_from_slice(p.mass.as_slice());
-            x.copy_from(&p.rhs);
-            if !cholesky_solve(l, s, x.as_mut_slice(), 1, mem) {
-                return Err(ComplementError::SingularMass {
-                    t,
-                    what: "AᵀMA",
-                    method: "natural partitioning",
-                    rank: s,
-                });
+            b.chol.copy_from_slice(p.mass.as_slice());
+            b.x.copy_from(&p.rhs);
+            if !cholesky_solve(&mut b.chol, s, b.x.as_mut_slice(), 1, &mut b.mem) {
+                return Err(singular_mass(t, "AᵀMA", s));
             }
-            u.copy_from(&p.udd_p);
-            u.gemv(1.0, &p.a, x, 1.0);
+            b.udd.copy_from(&p.udd_p);
+            b.udd.gemv(1.0, &p.a, &b.x, 1.0);
             Ok(())
         };
         let w = &mut self.work;
         self.params
             .par
-            .try_for_each_zip(&mut w.local, &w.parts, solve)?;
-        for (br, (_, u, _, _)) in self.tree.branches.iter().zip(&w.local) {
+            .try_for_each_zip(&mut w.parts, &self.tree.branches, solve)?;
+        self.gather_open();
+        Ok(())
+    }
+
+    /// The branches' accelerations into `work.out` (body order).
+    fn gather_open(&mut self) {
+        let w = &mut self.work;
+        for (br, p) in self.tree.branches.iter().zip(&w.parts) {
             for (l, link) in br.links.iter().enumerate() {
                 w.out
                     .rows_mut(6 * link.body, 6)
-                    .copy_from(&u.rows(6 * l, 6));
+                    .copy_from(&p.udd.rows(6 * l, 6));
             }
+        }
+    }
+
+    /// Step 3 with the recursive solver, from the open-tree accelerations ü₀ in
+    /// `work.out`. With the cut-joint multipliers λ, `AᵀMA üⁱ = Aᵀ(F − Mü_p) − Kᵀλ`
+    /// (eq 5.4.3.9), so `ü = ü₀ − W λ` with `W = A(AᵀMA)⁻¹AᵀB_cᵀ` (one recursive
+    /// tree solve per cut row, [`ArticulatedBranch::solve`] with the forces
+    /// `B_cᵀ e_i`, on the one or two branches the row touches) and, with
+    /// `C = B_c W = K(AᵀMA)⁻¹Kᵀ`:
+    ///
+    /// * penalty, `λ = α(B_c ü − Γ_c + 2ξωΦ̇_c + ω²Φ_c)`: `(C + I/α) λ = B_c ü₀ −
+    ///   Γ_c + 2ξωΦ̇_c + ω²Φ_c` — the Woodbury form of `(AᵀMA + αKᵀK) üⁱ = …`;
+    /// * second null space: `C λ = B_c ü₀ − Γ̄_c`, i.e. `K üⁱ = Γ̄_c − B_c ü_p`
+    ///   with üⁱ minimizing the same quadratic form over that affine set, which is
+    ///   what `üⁱ = S(Γ̄_c − B_c ü_p) + N w` with `NᵀAᵀMAN w = …` computes for any
+    ///   null-space basis N of K (the `method` matters only to the dense solver).
+    ///   Redundant cut rows (C singular) are dropped by the pivots of a
+    ///   diagonally pivoted Cholesky factorization below `rank_tol` (for
+    ///   consistent rows the same ü; the null-space form instead least-squares
+    ///   inconsistent ones).
+    ///
+    /// O(n m_c + m_c³); allocation-free.
+    fn solve_cut_recursive(&mut self, t: f64) -> Result<(), ComplementError> {
+        let NaturalWork {
+            parts,
+            cut: c,
+            out,
+            gamma,
+            gamma_bar,
+            phi,
+            phi_dot,
+            ..
+        } = &mut self.work;
+        let entries = self.sys.entries();
+        let (ws, branches) = (&self.ws, &self.tree.branches);
+        let parts = &*parts;
+        let branch_of = &c.branch_of;
+        // W: one tree solve per cut row (parallel over the rows)
+        let column = |col: &mut DVector<f64>, &(k, r): &(usize, usize)| {
+            col.fill(0.0);
+            let e = &entries[k];
+            let blk = ws.block(k);
+            let mut touched = [usize::MAX; 2];
+            for (slot, (body, jb)) in [(e.body_i, &blk.ji), (e.body_j, &blk.jj)]
+                .into_iter()
+                .enumerate()
+            {
+                if let mbs_model::BodyRef::Body(id) = body {
+                    for j in 0..6 {
+                        col[6 * id.0 + j] += jb[(r, j)];
+                    }
+                    touched[slot] = branch_of[id.0];
+                }
+            }
+            if touched[1] == touched[0] {
+                touched[1] = usize::MAX;
+            }
+            for g in touched.into_iter().filter(|&g| g != usize::MAX) {
+                parts[g]
+                    .art
+                    .solve(&branches[g], col.as_mut_slice(), Slots::Global, false);
+            }
+            Ok::<(), ComplementError>(())
+        };
+        self.params
+            .par
+            .try_for_each_zip(&mut c.wcols, &c.rows, column)?;
+        // B_c x for the i-th cut row
+        let row_dot = |i: usize, x: &DVector<f64>| {
+            let (k, r) = c.rows[i];
+            let e = &entries[k];
+            let blk = ws.block(k);
+            let mut acc = 0.0;
+            for (body, jb) in [(e.body_i, &blk.ji), (e.body_j, &blk.jj)] {
+                if let mbs_model::BodyRef::Body(id) = body {
+                    for j in 0..6 {
+                        acc += jb[(r, j)] * x[6 * id.0 + j];
+                    }
+                }
+            }
+            acc
+        };
+        let mc = c.rows.len();
+        for i in 0..mc {
+            for j in 0..mc {
+                c.cmat[j + i * mc] = row_dot(j, &c.wcols[i]);
+            }
+        }
+        let sel = |v: &DVector<f64>, i: usize| v[entries[c.rows[i].0].global_row(c.rows[i].1)];
+        match self.params.cut {
+            CutTreatment::Penalty { alpha, xi, omega } => {
+                let stab = Baumgarte::from_damping(xi, omega);
+                for i in 0..mc {
+                    let phi_i = Some(sel(phi, i));
+                    c.lambda[i] =
+                        row_dot(i, out) + stab.neg_row(sel(gamma, i), phi_i, sel(phi_dot, i));
+                    c.cmat[i + i * mc] += 1.0 / alpha;
+                }
+                c.r.as_mut_slice().copy_from_slice(&c.lambda);
+                if !cholesky_solve(&mut c.cmat, mc, &mut c.lambda, 1, &mut c.cmem) {
+                    return Err(singular_mass(t, "AᵀMA + αKᵀK", self.stats.n_independent));
+                }
+            }
+            CutTreatment::NullSpace { .. } => {
+                for i in 0..mc {
+                    c.lambda[i] = row_dot(i, out) - sel(gamma_bar, i);
+                }
+                c.r.as_mut_slice().copy_from_slice(&c.lambda);
+                pivoted_cholesky_solve(
+                    &mut c.cmat,
+                    mc,
+                    &mut c.lambda,
+                    self.params.rank_tol,
+                    &mut c.perm,
+                    &mut c.y,
+                );
+            }
+        }
+        for (col, &l) in c.wcols.iter().zip(&c.lambda) {
+            out.axpy(-l, col, 1.0);
         }
         Ok(())
     }
 
-    /// Step 3: global A, then the cut constraints by penalty or null space,
+    /// `K = B_c A` (eqs 5.4.3.6–9) into `work.cut.k_mat` from the splits of the
+    /// last evaluation: one backward sweep `Aᵀ B_cᵀ e_i` per cut row
+    /// ([`ArticulatedBranch::transpose_apply`]), O(n m_c). The dense solver builds
+    /// K in every evaluation.
+    fn fill_cut_k(&mut self) {
+        if self.params.solver == TreeSolver::Dense {
+            return;
+        }
+        let NaturalWork { parts, cut: c, .. } = &mut self.work;
+        let entries = self.sys.entries();
+        for i in 0..c.rows.len() {
+            let (k, r) = c.rows[i];
+            let e = &entries[k];
+            let blk = self.ws.block(k);
+            c.kbuf.fill(0.0);
+            c.krow.fill(0.0);
+            let mut touched = [usize::MAX; 2];
+            for (slot, (body, jb)) in [(e.body_i, &blk.ji), (e.body_j, &blk.jj)]
+                .into_iter()
+                .enumerate()
+            {
+                if let mbs_model::BodyRef::Body(id) = body {
+                    for j in 0..6 {
+                        c.kbuf[6 * id.0 + j] += jb[(r, j)];
+                    }
+                    touched[slot] = c.branch_of[id.0];
+                }
+            }
+            if touched[1] == touched[0] {
+                touched[1] = usize::MAX;
+            }
+            for g in touched.into_iter().filter(|&g| g != usize::MAX) {
+                let p = &parts[g];
+                let off = c.col_off[g];
+                p.art.transpose_apply(
+                    &self.tree.branches[g],
+                    &p.sys.splits,
+                    &p.sys.offsets,
+                    c.kbuf.as_mut_slice(),
+                    Slots::Global,
+                    &mut c.krow.as_mut_slice()[off..off + p.sys.n_independent],
+                );
+            }
+            for (j, x) in c.krow.iter().enumerate() {
+                c.k_mat[(i, j)] = *x;
+            }
+        }
+    }
+
+    /// Step 3 (dense solver): global A, then the cut constraints by penalty or null space,
     /// into `work.out`.
     fn solve_cut(&mut self, t: f64) -> Result<(), ComplementError> {
         let w = &mut self.work;
@@ -644,6 +932,7 @@ impl NaturalPartitioning {
         c.mr.fill(0.0);
         let mut off = 0;
         for (br, p) in self.tree.branches.iter().zip(&w.parts) {
+            let p = &p.sys;
             let sg = p.mass.nrows();
             for (l, link) in br.links.iter().enumerate() {
                 c.a.view_mut((6 * link.body, off), (6, sg))
@@ -680,12 +969,7 @@ impl NaturalPartitioning {
             fview(&c.a),
         );
         c.bu.gemv(1.0, &c.bc, &c.udd_p, 0.0);
-        let singular = |what| ComplementError::SingularMass {
-            t,
-            what,
-            method: "natural partitioning",
-            rank: s,
-        };
+        let singular = |what| singular_mass(t, what, s);
         match self.params.cut {
             CutTreatment::Penalty { alpha, xi, omega } => {
                 // (AᵀMA + α KᵀK) üⁱ = Aᵀ(F − Mü_p) − α Kᵀ (B_c ü_p − Γ̄_c),
@@ -762,7 +1046,9 @@ impl NaturalPartitioning {
 
     /// Newton–Raphson correction of positions (small body rotations δφ' applied
     /// as p ← p ⊗ p(δφ')) and velocities when [`Stabilization::NewtonRaphson`]
-    /// is selected; `Ok(true)` if anything changed.
+    /// is selected; `Ok(true)` if anything changed. Dense (minimum-norm solves
+    /// with Φ_q, O(m n) memory, allocated at the first call); it runs only after
+    /// accepted steps.
     pub fn correct(
         &mut self,
         t: f64,
@@ -782,13 +1068,14 @@ impl NaturalPartitioning {
             self.stats.position_corrections += 1;
             while res > 1e-2 * tol && iterations < self.params.newton_max_iter {
                 let w = &mut self.work;
+                let nw = newton_work(&mut w.newton, &self.sys, 6 * self.model.n_bodies());
                 min_norm_solve_into(
-                    &w.jac,
+                    &nw.jac,
                     w.phi_h.as_slice(),
                     self.params.rank_tol,
-                    &mut w.nr_pos,
+                    &mut nw.nr_pos,
                 );
-                let d = w.nr_pos.x.as_slice();
+                let d = nw.nr_pos.x.as_slice();
                 for b in 0..self.model.n_bodies() {
                     for (qi, di) in q[position_range(b)].iter_mut().zip(&d[linear_range(b)]) {
                         *qi -= di;
@@ -825,21 +1112,22 @@ impl NaturalPartitioning {
             }
         }
         let w = &mut self.work;
+        let nw = newton_work(&mut w.newton, &self.sys, 6 * self.model.n_bodies());
         self.ws
             .phi_t(&self.sys, w.phi_t.as_mut_slice())
             .map_err(ev)?;
         // Φ̇ = Φ_q u̇ + Φ_t (in phi_dot)
         let vv = DVectorView::from_slice(v, v.len());
-        w.phi_dot.gemv(1.0, &w.jac, &vv, 0.0);
+        w.phi_dot.gemv(1.0, &nw.jac, &vv, 0.0);
         w.phi_dot += &w.phi_t;
         if changed || w.phi_dot.norm() > tol {
             min_norm_solve_into(
-                &w.jac,
+                &nw.jac,
                 w.phi_dot.as_slice(),
                 self.params.rank_tol,
-                &mut w.nr_vel,
+                &mut nw.nr_vel,
             );
-            for (vi, d) in v.iter_mut().zip(w.nr_vel.x.iter()) {
+            for (vi, d) in v.iter_mut().zip(nw.nr_vel.x.iter()) {
                 *vi -= d;
             }
             self.stats.velocity_corrections += 1;
@@ -860,7 +1148,8 @@ impl NaturalPartitioning {
             .map_err(ev)?;
         let w = &mut self.work;
         self.ws.phi(&self.sys, &mut w.phi_all).map_err(ev)?;
-        self.ws.phi_q_dense(&self.sys, &mut w.jac).map_err(ev)?;
+        let nw = newton_work(&mut w.newton, &self.sys, 6 * self.model.n_bodies());
+        self.ws.phi_q_dense(&self.sys, &mut nw.jac).map_err(ev)?;
         let m_h = self.sys.n_holonomic();
         w.phi_h.as_mut_slice().copy_from_slice(&w.phi_all[..m_h]);
         Ok(())
@@ -932,5 +1221,25 @@ impl PartitionedSystem for NaturalPartitioning {
         let changed = self.correct(t, x, v).map_err(system_error)?;
         self.check_singular(t, x, v).map_err(system_error)?;
         Ok(changed)
+    }
+}
+
+/// The Newton–Raphson buffers, made at the first correction (O(m n) dense: a
+/// front-end that only evaluates right-hand sides stays O(n) in memory).
+fn newton_work<'a>(
+    newton: &'a mut Option<NewtonWork>,
+    sys: &SystemLayout,
+    n: usize,
+) -> &'a mut NewtonWork {
+    newton.get_or_insert_with(|| NewtonWork::new(sys, n))
+}
+
+/// AᵀMA (or its cut-joint system) not positive definite.
+fn singular_mass(t: f64, what: &'static str, rank: usize) -> ComplementError {
+    ComplementError::SingularMass {
+        t,
+        what,
+        method: "natural partitioning",
+        rank,
     }
 }

@@ -124,10 +124,12 @@ impl OpenTree {
     }
 }
 
-/// A branch's part of A and of the particular acceleration, with its reduced
-/// mass matrix and right-hand side; preallocated once per branch (the sizes are
-/// fixed by the tree: `s_g = Σ (6 − rows of the tree joint)`) and refilled by
-/// [`build_branch_into`] without allocating.
+/// A branch's splits (eq 5.4.1.5) and, for the dense solver, its part of A and of
+/// the particular acceleration, with its reduced mass matrix and right-hand side;
+/// preallocated once per branch (the sizes are fixed by the tree:
+/// `s_g = Σ (6 − rows of the tree joint)`) and refilled by [`split_branch_into`]
+/// and [`build_branch_into`] without allocating. Without the dense solver the
+/// matrices are empty (A_g alone would be 6 n_g × s_g).
 #[derive(Clone, Debug)]
 pub struct BranchSystem {
     /// A_g (6 n_g × s_g), rows body by body in branch order.
@@ -138,15 +140,20 @@ pub struct BranchSystem {
     pub mass: DMatrix<f64>,
     /// A_gᵀ (F_g − M_g ü_p).
     pub rhs: DVector<f64>,
-    splits: Vec<Split>,
-    offsets: Vec<usize>,
+    /// The per-body splits of the last evaluation.
+    pub splits: Vec<Split>,
+    /// Column of the first independent velocity of each body in A_g.
+    pub offsets: Vec<usize>,
+    /// s_g.
+    pub n_independent: usize,
     /// M_b A_b (6 × s_g).
     mab: DMatrix<f64>,
 }
 
 impl BranchSystem {
-    /// Storage for `branch` of the assembly `sys`.
-    pub fn new(branch: &Branch, sys: &SystemLayout) -> Self {
+    /// Storage for `branch` of the assembly `sys`, with the dense matrices when
+    /// `dense`.
+    pub fn new(branch: &Branch, sys: &SystemLayout, dense: bool) -> Self {
         let mut offsets = Vec::with_capacity(branch.links.len());
         let mut s_g = 0;
         for l in &branch.links {
@@ -155,33 +162,36 @@ impl BranchSystem {
             s_g += 6 - r;
         }
         let ng = branch.links.len();
+        let (nd, sd) = if dense { (ng, s_g) } else { (0, 0) };
         Self {
-            a: DMatrix::zeros(6 * ng, s_g),
-            udd_p: DVector::zeros(6 * ng),
-            mass: DMatrix::zeros(s_g, s_g),
-            rhs: DVector::zeros(s_g),
+            a: DMatrix::zeros(6 * nd, sd),
+            udd_p: DVector::zeros(6 * nd),
+            mass: DMatrix::zeros(sd, sd),
+            rhs: DVector::zeros(sd),
             splits: vec![Split::default(); ng],
             offsets,
-            mab: DMatrix::zeros(6, s_g),
+            n_independent: s_g,
+            mab: DMatrix::zeros(6, sd),
         }
     }
 }
 
 /// Per-body split of the tree joint (eq 5.4.1.5), on the stack (r ≤ 6).
 #[derive(Clone, Debug, Default)]
-struct Split {
-    r: usize,
+pub struct Split {
+    /// Rows of the tree joint (dependent velocities).
+    pub(crate) r: usize,
     /// Dependent columns (first r), ascending.
-    dep: [usize; 6],
+    pub(crate) dep: [usize; 6],
     /// Independent columns (first 6 − r), ascending.
-    indep: [usize; 6],
+    pub(crate) indep: [usize; 6],
     /// (B^d)⁻¹ B^i (r × (6 − r), top-left).
-    x: Matrix6<f64>,
+    pub(crate) x: Matrix6<f64>,
     /// (B^d)⁻¹ B_kp (r × 6); only with a body parent.
-    y: Matrix6<f64>,
-    has_y: bool,
+    pub(crate) y: Matrix6<f64>,
+    pub(crate) has_y: bool,
     /// (B^d)⁻¹ Γ̄_k (first r).
-    z: Vector6<f64>,
+    pub(crate) z: Vector6<f64>,
 }
 
 /// LU with partial pivoting of the top-left `r × r` block of `a` (in place;
@@ -385,23 +395,34 @@ fn split(
     Ok(())
 }
 
-/// Builds A_g, ü_p,g, A_gᵀM_gA_g and A_gᵀ(F_g − M_g ü_p,g) of one branch into
-/// storage made by [`BranchSystem::new`] for the same branch; allocation-free (except for the message of an error).
+/// The splits (eq 5.4.1.5) of every body of one branch into `out.splits`;
+/// allocation-free (except for the message of an error).
 #[allow(clippy::too_many_arguments)]
-pub fn build_branch_into(
+pub fn split_branch_into(
     t: f64,
     model: &Model,
     ws: &Workspace,
     sys: &SystemLayout,
     branch: &Branch,
     gamma_bar: &DVector<f64>,
-    forces: &DVector<f64>,
     tol: f64,
     out: &mut BranchSystem,
 ) -> Result<(), ComplementError> {
     for (link, sp) in branch.links.iter().zip(out.splits.iter_mut()) {
         split(t, model, ws, sys, link, gamma_bar, tol, sp)?;
     }
+    Ok(())
+}
+
+/// Builds A_g, ü_p,g, A_gᵀM_gA_g and A_gᵀ(F_g − M_g ü_p,g) of one branch into
+/// storage made by [`BranchSystem::new`] (dense) for the same branch, after
+/// [`split_branch_into`]; allocation-free. O(n_g s_g²): the dense solver.
+pub fn build_branch_into(
+    sys: &SystemLayout,
+    branch: &Branch,
+    forces: &DVector<f64>,
+    out: &mut BranchSystem,
+) -> Result<(), ComplementError> {
     let a = &mut out.a;
     let udd_p = &mut out.udd_p;
     a.fill(0.0);
