@@ -1,0 +1,188 @@
+//! Assembly of two sub-assemblies at an internal node (eqs 26–36) and the node's
+//! share of the disassembly (eq 29), with K = R^A_JJ + R^B_JJ factored rather than
+//! inverted.
+//!
+//! K is equilibrated, K̃ = S K S with S = diag(K_ii^{-1/2}), exactly as in
+//! [`mbs_linalg::small::pinv_psd`], and factored K̃ = L Lᵀ when every pivot stays
+//! above `tol · max diag` (the same test, so the same nodes take the same path).
+//! Then, with Z = L⁻¹ S R_JE and z = L⁻¹ S r_J,
+//!
+//! ```text
+//! R^C = R_EE − Zᵀ Z,  r^C = r_E − Zᵀ z                     (eqs 34–36)
+//! σ_J = −S L⁻ᵀ L⁻¹ S (R_JE σ_E + r_J)                       (eq 29)
+//! ```
+//!
+//! which is half the work of forming K⁻¹ and Y = K⁻¹ R_JE, and R^C comes out exactly
+//! symmetric. When a pivot is small (redundant constraints, singular
+//! configurations) the node falls back to the pseudo-inverse K⁺ of `pinv_psd` and
+//! the explicit Y = K⁺ R_JE, y = K⁺ r_J.
+
+use mbs_linalg::small::{cholesky_forward, cholesky_in_place, cholesky_solve, pinv_psd};
+
+use super::{Node, Slot};
+
+/// Gathers K, R_JE, R_EE, r_J (into `yvec`) and r_E from the two children.
+fn gather(node: &mut Node, a: &Node, b: &Node) {
+    let (me, mj) = (node.me, node.mj);
+    node.k.fill(0.0);
+    node.rje.fill(0.0);
+    node.rmat.fill(0.0);
+    node.rvec.fill(0.0);
+    node.yvec.fill(0.0);
+    for (x, child) in [a, b].into_iter().enumerate() {
+        let map = &node.map[x];
+        let cm = child.me;
+        for (cb, &sb) in map.iter().enumerate().take(cm) {
+            let col = &child.rmat[cb * cm..(cb + 1) * cm];
+            match sb {
+                Slot::J(j) => {
+                    for (&sa, &val) in map.iter().zip(col) {
+                        match sa {
+                            Slot::J(i) => node.k[i + j * mj] += val,
+                            Slot::E(_) => {}
+                        }
+                    }
+                    node.yvec[j] += child.rvec[cb];
+                }
+                Slot::E(f) => {
+                    for (&sa, &val) in map.iter().zip(col) {
+                        match sa {
+                            Slot::J(i) => node.rje[i + f * mj] += val,
+                            Slot::E(e) => node.rmat[e + f * me] += val,
+                        }
+                    }
+                    node.rvec[f] += child.rvec[cb];
+                }
+            }
+        }
+    }
+}
+
+/// Equilibrates `node.k` in place (S K S, S in `node.kscale`) and tries
+/// K̃ = L Lᵀ with the pivot test of `pinv_psd`; true on success (L in `node.k`).
+/// On failure `node.k` holds K again.
+fn factor(node: &mut Node, tol: f64) -> bool {
+    let mj = node.mj;
+    let k = &mut node.k;
+    let maxd = (0..mj).map(|i| k[i + i * mj]).fold(0.0_f64, f64::max);
+    let mut regular = true;
+    for i in 0..mj {
+        let d = k[i + i * mj];
+        node.kscale[i] = if d > 1e-300 && d > maxd * 1e-300 {
+            1.0 / d.sqrt()
+        } else {
+            regular = false;
+            0.0
+        };
+    }
+    if !regular {
+        return false;
+    }
+    node.kcopy.copy_from_slice(k);
+    for j in 0..mj {
+        for i in 0..mj {
+            k[i + j * mj] *= node.kscale[i] * node.kscale[j];
+        }
+    }
+    let maxs = (0..mj).map(|i| k[i + i * mj]).fold(0.0_f64, f64::max);
+    if maxs > 0.0 && maxs.is_finite() && cholesky_in_place(k, mj, mj, tol * maxs).is_ok() {
+        return true;
+    }
+    k.copy_from_slice(&node.kcopy);
+    false
+}
+
+/// The internal-node assembly (eqs 26–36) of children `a` and `b` into `node`.
+pub(super) fn internal_up(node: &mut Node, a: &Node, b: &Node, tol: f64) {
+    gather(node, a, b);
+    let (me, mj) = (node.me, node.mj);
+    node.chol = factor(node, tol);
+    if node.chol {
+        node.dropped = 0;
+        // Z = L⁻¹ S R_JE (in ymat), z = L⁻¹ S r_J (in scratch; yvec keeps r_J).
+        for e in 0..me {
+            let z = &mut node.ymat[e * mj..(e + 1) * mj];
+            for ((zi, r), s) in z.iter_mut().zip(&node.rje[e * mj..]).zip(&node.kscale) {
+                *zi = r * s;
+            }
+            cholesky_forward(&node.k, mj, mj, z);
+        }
+        let z = &mut node.scratch[..mj];
+        for ((zi, r), s) in z.iter_mut().zip(&node.yvec).zip(&node.kscale) {
+            *zi = r * s;
+        }
+        cholesky_forward(&node.k, mj, mj, z);
+        for f in 0..me {
+            let zf = &node.ymat[f * mj..(f + 1) * mj];
+            for e in 0..=f {
+                let ze = &node.ymat[e * mj..(e + 1) * mj];
+                let s: f64 = ze.iter().zip(zf).map(|(x, y)| x * y).sum();
+                let v = node.rmat[e + f * me] - s;
+                node.rmat[e + f * me] = v;
+                node.rmat[f + e * me] = v;
+            }
+            node.rvec[f] -= zf.iter().zip(z.iter()).map(|(x, y)| x * y).sum::<f64>();
+        }
+        return;
+    }
+    node.dropped = pinv_psd(&mut node.k, mj, tol, &mut node.scratch);
+    // y = K⁺ r_J (yvec holds r_J), Y = K⁺ R_JE.
+    let rj = &mut node.scratch[..mj];
+    rj.copy_from_slice(&node.yvec);
+    for i in 0..mj {
+        node.yvec[i] = (0..mj).map(|j| node.k[i + j * mj] * rj[j]).sum();
+    }
+    for e in 0..me {
+        for i in 0..mj {
+            let mut s = 0.0;
+            for j in 0..mj {
+                s += node.k[i + j * mj] * node.rje[j + e * mj];
+            }
+            node.ymat[i + e * mj] = s;
+        }
+    }
+    // R^C = R_EE − R_JEᵀ Y, r^C = r_E − R_JEᵀ y.
+    for f in 0..me {
+        for e in 0..me {
+            let mut s = 0.0;
+            for i in 0..mj {
+                s += node.rje[i + e * mj] * node.ymat[i + f * mj];
+            }
+            node.rmat[e + f * me] -= s;
+        }
+    }
+    for e in 0..me {
+        let s: f64 = (0..mj).map(|i| node.rje[i + e * mj] * node.yvec[i]).sum();
+        node.rvec[e] -= s;
+    }
+}
+
+/// σ_J of an internal node from its boundary σ_E (eq 29).
+pub(super) fn sigma_joint(node: &mut Node) {
+    let (me, mj) = (node.me, node.mj);
+    if node.chol {
+        // b = R_JE σ_E + r_J, σ_J = −S (L Lᵀ)⁻¹ S b
+        let b = &mut node.sigma_j;
+        b.copy_from_slice(&node.yvec);
+        for (e, &se) in node.sigma_e.iter().enumerate() {
+            for (bi, r) in b.iter_mut().zip(&node.rje[e * mj..(e + 1) * mj]) {
+                *bi += r * se;
+            }
+        }
+        for (bi, s) in b.iter_mut().zip(&node.kscale) {
+            *bi *= s;
+        }
+        cholesky_solve(&node.k, mj, mj, b);
+        for (bi, s) in b.iter_mut().zip(&node.kscale) {
+            *bi *= -s;
+        }
+        return;
+    }
+    for i in 0..mj {
+        let mut s = node.yvec[i];
+        for e in 0..me {
+            s += node.ymat[i + e * mj] * node.sigma_e[e];
+        }
+        node.sigma_j[i] = -s;
+    }
+}
