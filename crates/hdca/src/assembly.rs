@@ -143,6 +143,44 @@ pub(crate) struct Node {
     pub xcols: Vec<Vector6<f64>>,
     pub wcols: Vec<Vector6<f64>>,
     pub kb: Vector6<f64>,
+    /// Per child: the scatter of its R and r into this node, built once from `map`.
+    pub scatter: [Scatter; 2],
+}
+
+/// Where each entry of a child's R (column-major, `src`) and r goes in its parent:
+/// (src, dst) pairs into K, R_JE, R_EE, r_J and r_E (the slot map unrolled, so the
+/// assembly adds without dispatch).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Scatter {
+    pub k: Vec<(u32, u32)>,
+    pub rje: Vec<(u32, u32)>,
+    pub ree: Vec<(u32, u32)>,
+    pub rj: Vec<(u32, u32)>,
+    pub re: Vec<(u32, u32)>,
+}
+
+impl Scatter {
+    fn new(map: &[Slot], me: usize, mj: usize) -> Self {
+        let mut s = Self::default();
+        let cm = map.len();
+        let idx = |x: usize| u32::try_from(x).expect("node size fits u32");
+        for (cb, &sb) in map.iter().enumerate() {
+            for (ca, &sa) in map.iter().enumerate() {
+                let src = idx(ca + cb * cm);
+                match (sa, sb) {
+                    (Slot::J(i), Slot::J(j)) => s.k.push((src, idx(i + j * mj))),
+                    (Slot::J(i), Slot::E(e)) => s.rje.push((src, idx(i + e * mj))),
+                    (Slot::E(e), Slot::E(f)) => s.ree.push((src, idx(e + f * me))),
+                    (Slot::E(_), Slot::J(_)) => {}
+                }
+            }
+            match sb {
+                Slot::J(i) => s.rj.push((idx(cb), idx(i))),
+                Slot::E(e) => s.re.push((idx(cb), idx(e))),
+            }
+        }
+        s
+    }
 }
 
 impl Node {
@@ -156,6 +194,7 @@ impl Node {
     ) -> Self {
         let me = handles.iter().map(|h| h.m).sum();
         let mj = handled.iter().map(|h| h.m).sum();
+        let scatter = [Scatter::new(&map[0], me, mj), Scatter::new(&map[1], me, mj)];
         Self {
             n_bodies,
             left_size,
@@ -182,6 +221,7 @@ impl Node {
             xcols: vec![Vector6::zeros(); if body.is_some() { me } else { 0 }],
             wcols: vec![Vector6::zeros(); if body.is_some() { me } else { 0 }],
             kb: Vector6::zeros(),
+            scatter,
         }
     }
 }

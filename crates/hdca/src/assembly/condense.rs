@@ -19,41 +19,32 @@
 
 use mbs_linalg::small::{cholesky_forward, cholesky_in_place, cholesky_solve, pinv_psd};
 
-use super::{Node, Slot};
+use super::Node;
 
-/// Gathers K, R_JE, R_EE, r_J (into `yvec`) and r_E from the two children.
+/// Gathers K, R_JE, R_EE, r_J (into `yvec`) and r_E from the two children
+/// through the node's precomputed [`super::Scatter`].
 fn gather(node: &mut Node, a: &Node, b: &Node) {
-    let (me, mj) = (node.me, node.mj);
     node.k.fill(0.0);
     node.rje.fill(0.0);
     node.rmat.fill(0.0);
     node.rvec.fill(0.0);
     node.yvec.fill(0.0);
-    for (x, child) in [a, b].into_iter().enumerate() {
-        let map = &node.map[x];
-        let cm = child.me;
-        for (cb, &sb) in map.iter().enumerate().take(cm) {
-            let col = &child.rmat[cb * cm..(cb + 1) * cm];
-            match sb {
-                Slot::J(j) => {
-                    for (&sa, &val) in map.iter().zip(col) {
-                        match sa {
-                            Slot::J(i) => node.k[i + j * mj] += val,
-                            Slot::E(_) => {}
-                        }
-                    }
-                    node.yvec[j] += child.rvec[cb];
-                }
-                Slot::E(f) => {
-                    for (&sa, &val) in map.iter().zip(col) {
-                        match sa {
-                            Slot::J(i) => node.rje[i + f * mj] += val,
-                            Slot::E(e) => node.rmat[e + f * me] += val,
-                        }
-                    }
-                    node.rvec[f] += child.rvec[cb];
-                }
-            }
+    for (sc, child) in node.scatter.iter().zip([a, b]) {
+        let (r, v) = (&child.rmat[..], &child.rvec[..]);
+        for &(s, d) in &sc.k {
+            node.k[d as usize] += r[s as usize];
+        }
+        for &(s, d) in &sc.rje {
+            node.rje[d as usize] += r[s as usize];
+        }
+        for &(s, d) in &sc.ree {
+            node.rmat[d as usize] += r[s as usize];
+        }
+        for &(s, d) in &sc.rj {
+            node.yvec[d as usize] += v[s as usize];
+        }
+        for &(s, d) in &sc.re {
+            node.rvec[d as usize] += v[s as usize];
         }
     }
 }
