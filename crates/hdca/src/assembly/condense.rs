@@ -17,7 +17,7 @@
 //! configurations) the node falls back to the pseudo-inverse K⁺ of `pinv_psd` and
 //! the explicit Y = K⁺ R_JE, y = K⁺ r_J.
 
-use mbs_linalg::small::{cholesky_forward, cholesky_in_place, cholesky_solve, pinv_psd};
+use mbs_linalg::small::{cholesky_in_place, cholesky_solve, pinv_psd};
 
 use super::Node;
 
@@ -90,29 +90,41 @@ pub(super) fn internal_up(node: &mut Node, a: &Node, b: &Node, tol: f64) {
     node.chol = factor(node, tol);
     if node.chol {
         node.dropped = 0;
-        // Z = L⁻¹ S R_JE (in ymat), z = L⁻¹ S r_J (in scratch; yvec keeps r_J).
-        for e in 0..me {
-            let z = &mut node.ymat[e * mj..(e + 1) * mj];
-            for ((zi, r), s) in z.iter_mut().zip(&node.rje[e * mj..]).zip(&node.kscale) {
-                *zi = r * s;
+        // Zᵀ = (L⁻¹ S R_JE)ᵀ row by row in ymat (row j: entries e = 0..me) and
+        // z = L⁻¹ S r_J in scratch (yvec keeps r_J): forward substitution on all
+        // right-hand sides at once, contiguous in e.
+        let (l, zt, zr) = (&node.k, &mut node.ymat, &mut node.scratch[..mj]);
+        for j in 0..mj {
+            let s = node.kscale[j];
+            let (done, rest) = zt.split_at_mut(j * me);
+            let row = &mut rest[..me];
+            for (e, x) in row.iter_mut().enumerate() {
+                *x = node.rje[j + e * mj] * s;
             }
-            cholesky_forward(&node.k, mj, mj, z);
-        }
-        let z = &mut node.scratch[..mj];
-        for ((zi, r), s) in z.iter_mut().zip(&node.yvec).zip(&node.kscale) {
-            *zi = r * s;
-        }
-        cholesky_forward(&node.k, mj, mj, z);
-        for f in 0..me {
-            let zf = &node.ymat[f * mj..(f + 1) * mj];
-            for e in 0..=f {
-                let ze = &node.ymat[e * mj..(e + 1) * mj];
-                let s: f64 = ze.iter().zip(zf).map(|(x, y)| x * y).sum();
-                let v = node.rmat[e + f * me] - s;
-                node.rmat[e + f * me] = v;
-                node.rmat[f + e * me] = v;
+            let mut rj = node.yvec[j] * s;
+            for p in 0..j {
+                let lp = l[j + p * mj];
+                for (x, y) in row.iter_mut().zip(&done[p * me..(p + 1) * me]) {
+                    *x -= lp * y;
+                }
+                rj -= lp * zr[p];
             }
-            node.rvec[f] -= zf.iter().zip(z.iter()).map(|(x, y)| x * y).sum::<f64>();
+            let inv = 1.0 / l[j + j * mj];
+            row.iter_mut().for_each(|x| *x *= inv);
+            zr[j] = rj * inv;
+        }
+        // R^C = R_EE − Zᵀ Z, r^C = r_E − Zᵀ z (rank-one updates, j in order: R^C
+        // stays exactly symmetric)
+        if me > 0 {
+            for (j, row) in zt.chunks_exact(me).enumerate() {
+                for (f, &a) in row.iter().enumerate() {
+                    let col = &mut node.rmat[f * me..(f + 1) * me];
+                    for (c, x) in col.iter_mut().zip(row) {
+                        *c -= a * x;
+                    }
+                    node.rvec[f] -= a * zr[j];
+                }
+            }
         }
         return;
     }
