@@ -189,3 +189,129 @@ pub(super) fn sigma_joint(node: &mut Node) {
         node.sigma_j[i] = -s;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use nalgebra::{DMatrix, DVector};
+
+    use super::super::{Handle, Node, Slot};
+    use super::{internal_up, sigma_joint};
+
+    fn handle(joint: usize, off: usize, m: usize) -> Handle {
+        Handle {
+            joint,
+            sign: 1.0,
+            off,
+            m,
+        }
+    }
+
+    /// A child with boundary size 4 and R = Gᵀ G (PSD), r given.
+    fn child(g: &DMatrix<f64>, r: &[f64]) -> Node {
+        let mut c = Node::new(
+            1,
+            0,
+            None,
+            vec![handle(0, 0, 4)],
+            Vec::new(),
+            Default::default(),
+        );
+        let rr = g.transpose() * g;
+        c.rmat.copy_from_slice(rr.as_slice());
+        c.rvec.copy_from_slice(r);
+        c
+    }
+
+    /// Parent with E = [e0, e1] and J = [j0, j1, j2]; child a sees [E0, J0, J1, J2],
+    /// child b [J0, J1, J2, E1].
+    fn parent() -> Node {
+        let map_a = vec![Slot::E(0), Slot::J(0), Slot::J(1), Slot::J(2)];
+        let map_b = vec![Slot::J(0), Slot::J(1), Slot::J(2), Slot::E(1)];
+        Node::new(
+            2,
+            1,
+            None,
+            vec![handle(0, 0, 2)],
+            vec![handle(1, 0, 3)],
+            [map_a, map_b],
+        )
+    }
+
+    fn pseudo_random(n: usize, seed: f64) -> Vec<f64> {
+        (0..n).map(|k| (seed * (k as f64 + 1.0)).sin()).collect()
+    }
+
+    /// The parent's full matrix [K R_JE; R_EJ R_EE] and [r_J; r_E] from the children.
+    fn full(a: &Node, b: &Node) -> (DMatrix<f64>, DVector<f64>) {
+        // global index: J0..J2 → 0..3, E0 → 3, E1 → 4
+        let ia = [3, 0, 1, 2];
+        let ib = [0, 1, 2, 4];
+        let mut m = DMatrix::zeros(5, 5);
+        let mut v = DVector::zeros(5);
+        for (c, idx) in [(a, ia), (b, ib)] {
+            for j in 0..4 {
+                for i in 0..4 {
+                    m[(idx[i], idx[j])] += c.rmat[i + 4 * j];
+                }
+                v[idx[j]] += c.rvec[j];
+            }
+        }
+        (m, v)
+    }
+
+    #[test]
+    fn factored_condensation_matches_the_explicit_schur_complement() {
+        let ga = DMatrix::from_vec(4, 4, pseudo_random(16, 0.7));
+        let gb = DMatrix::from_vec(4, 4, pseudo_random(16, 1.3));
+        let (a, b) = (
+            child(&ga, &[0.3, -0.2, 0.5, 0.1]),
+            child(&gb, &[-0.4, 0.6, 0.2, 0.9]),
+        );
+        let mut node = parent();
+        internal_up(&mut node, &a, &b, 1e-8);
+        assert!(node.chol, "a regular K is factored");
+        assert_eq!(node.dropped, 0);
+        let (m, v) = full(&a, &b);
+        let k = m.view((0, 0), (3, 3)).into_owned();
+        let rje = m.view((0, 3), (3, 2)).into_owned();
+        let ree = m.view((3, 3), (2, 2)).into_owned();
+        let kinv = k.clone().try_inverse().expect("regular");
+        let rc = &ree - rje.transpose() * &kinv * &rje;
+        let rj = v.rows(0, 3).into_owned();
+        let rcv = v.rows(3, 2) - rje.transpose() * &kinv * &rj;
+        for f in 0..2 {
+            for e in 0..2 {
+                assert!((node.rmat[e + 2 * f] - rc[(e, f)]).abs() < 1e-12 * rc.norm());
+            }
+            assert!((node.rvec[f] - rcv[f]).abs() < 1e-12 * (1.0 + rcv.norm()));
+        }
+        node.sigma_e.copy_from_slice(&[0.8, -1.1]);
+        sigma_joint(&mut node);
+        let se = DVector::from_column_slice(&node.sigma_e);
+        let sj = -(&kinv * (&rje * se + rj));
+        for i in 0..3 {
+            assert!((node.sigma_j[i] - sj[i]).abs() < 1e-12 * (1.0 + sj.norm()));
+        }
+    }
+
+    #[test]
+    fn a_singular_k_falls_back_to_the_pseudo_inverse() {
+        // both children's J columns 1 and 2 equal: K has a null direction
+        let mut ga = DMatrix::from_vec(4, 4, pseudo_random(16, 0.7));
+        let mut gb = DMatrix::from_vec(4, 4, pseudo_random(16, 1.3));
+        let c = ga.column(1).into_owned();
+        ga.set_column(2, &c);
+        ga.set_column(3, &(c * 0.0));
+        let c = gb.column(0).into_owned();
+        gb.set_column(1, &c);
+        gb.set_column(2, &(c * 0.0));
+        let (a, b) = (child(&ga, &[0.0; 4]), child(&gb, &[0.0; 4]));
+        let mut node = parent();
+        internal_up(&mut node, &a, &b, 1e-8);
+        assert!(!node.chol, "a singular K is not factored");
+        assert!(node.dropped >= 1, "dropped {}", node.dropped);
+        node.sigma_e.copy_from_slice(&[0.8, -1.1]);
+        sigma_joint(&mut node);
+        assert!(node.sigma_j.iter().all(|s| s.is_finite()));
+    }
+}
