@@ -24,11 +24,14 @@
 //!
 //! and at the root (base body, eqs 43, 45) σ_E = −R⁺ r over the ground joints. A
 //! leaf (eq 12 with eq 10) has R_hk = s_h s_k (S_CPh D_h)ᵀ M_C⁻¹ S_CPk D_k and
-//! r_h = s_h (S_CPh D_h)ᵀ M_C⁻¹ Σ_k s_k S_CPk H_k p_k. K⁺ is the pseudo-inverse of `mbs_linalg::small::pinv_psd`.
+//! r_h = s_h (S_CPh D_h)ᵀ M_C⁻¹ Σ_k s_k S_CPk H_k p_k. K⁺ is K⁻¹ through a Cholesky
+//! factor where K is positive definite and the pseudo-inverse of
+//! `mbs_linalg::small::pinv_psd` otherwise (module `condense`).
 
 use mbs_linalg::Par;
-use mbs_linalg::small::pinv_psd;
 use nalgebra::{Matrix3, Vector3, Vector6};
+
+mod condense;
 
 use crate::joint::{ang3, lin3, sv};
 
@@ -131,6 +134,53 @@ pub(crate) struct Node {
     pub sigma_j: Vec<f64>,
     pub v: Vector6<f64>,
     pub dropped: usize,
+    /// K factored (L in `k`, S in `kscale`) rather than pseudo-inverted.
+    pub chol: bool,
+    pub kscale: Vec<f64>,
+    pub kcopy: Vec<f64>,
+    /// Leaf: the boundary columns X_c = s (S_CP D)_c at the centre of mass, W_c =
+    /// M_C⁻¹ X_c, and M_C⁻¹ Σ s S_CP H p (kept for the disassembly).
+    pub xcols: Vec<Vector6<f64>>,
+    pub wcols: Vec<Vector6<f64>>,
+    pub kb: Vector6<f64>,
+    /// Per child: the scatter of its R and r into this node, built once from `map`.
+    pub scatter: [Scatter; 2],
+}
+
+/// Where each entry of a child's R (column-major, `src`) and r goes in its parent:
+/// (src, dst) pairs into K, R_JE, R_EE, r_J and r_E (the slot map unrolled, so the
+/// assembly adds without dispatch).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Scatter {
+    pub k: Vec<(u32, u32)>,
+    pub rje: Vec<(u32, u32)>,
+    pub ree: Vec<(u32, u32)>,
+    pub rj: Vec<(u32, u32)>,
+    pub re: Vec<(u32, u32)>,
+}
+
+impl Scatter {
+    fn new(map: &[Slot], me: usize, mj: usize) -> Self {
+        let mut s = Self::default();
+        let cm = map.len();
+        let idx = |x: usize| u32::try_from(x).expect("node size fits u32");
+        for (cb, &sb) in map.iter().enumerate() {
+            for (ca, &sa) in map.iter().enumerate() {
+                let src = idx(ca + cb * cm);
+                match (sa, sb) {
+                    (Slot::J(i), Slot::J(j)) => s.k.push((src, idx(i + j * mj))),
+                    (Slot::J(i), Slot::E(e)) => s.rje.push((src, idx(i + e * mj))),
+                    (Slot::E(e), Slot::E(f)) => s.ree.push((src, idx(e + f * me))),
+                    (Slot::E(_), Slot::J(_)) => {}
+                }
+            }
+            match sb {
+                Slot::J(i) => s.rj.push((idx(cb), idx(i))),
+                Slot::E(e) => s.re.push((idx(cb), idx(e))),
+            }
+        }
+        s
+    }
 }
 
 impl Node {
@@ -144,6 +194,7 @@ impl Node {
     ) -> Self {
         let me = handles.iter().map(|h| h.m).sum();
         let mj = handled.iter().map(|h| h.m).sum();
+        let scatter = [Scatter::new(&map[0], me, mj), Scatter::new(&map[1], me, mj)];
         Self {
             n_bodies,
             left_size,
@@ -164,6 +215,13 @@ impl Node {
             sigma_j: vec![0.0; mj],
             v: Vector6::zeros(),
             dropped: 0,
+            chol: false,
+            kscale: vec![0.0; mj],
+            kcopy: vec![0.0; mj * mj],
+            xcols: vec![Vector6::zeros(); if body.is_some() { me } else { 0 }],
+            wcols: vec![Vector6::zeros(); if body.is_some() { me } else { 0 }],
+            kb: Vector6::zeros(),
+            scatter,
         }
     }
 }
@@ -198,86 +256,28 @@ fn side_point(je: &JointEval, sign: f64) -> &Vector3<f64> {
 fn leaf_up(node: &mut Node, ctx: &Ctx) {
     // Eq 12 at the centre of mass C: M_C V_C = Σ_k s_k S_CPk (D_k σ_k + H_k p_k);
     // every quantity keeps its own short lever arm (well conditioned far from the
-    // origin).
+    // origin). R = Xᵀ M_C⁻¹ X with the columns X computed once, symmetric.
     let b = node.body.expect("leaf");
     let bi = &ctx.inertia[b];
-    let kb = bi.solve(&known_impulse(node, ctx, &bi.r));
+    node.kb = bi.solve(&known_impulse(node, ctx, &bi.r));
+    for h in &node.handles {
+        let je = &ctx.jev[h.joint];
+        let pt = side_point(je, h.sign);
+        for a in 0..h.m {
+            let x = h.sign * at_com(&je.dl[a], pt, &bi.r);
+            node.xcols[h.off + a] = x;
+            node.wcols[h.off + a] = bi.solve(&x);
+        }
+    }
     let me = node.me;
-    for hj in &node.handles {
-        let jj = &ctx.jev[hj.joint];
-        let pj = side_point(jj, hj.sign);
-        for a in 0..hj.m {
-            let xj = hj.sign * at_com(&jj.dl[a], pj, &bi.r);
-            let w = bi.solve(&xj);
-            let col = hj.off + a;
-            for hi in &node.handles {
-                let ji = &ctx.jev[hi.joint];
-                let pi = side_point(ji, hi.sign);
-                for c in 0..hi.m {
-                    let xi = hi.sign * at_com(&ji.dl[c], pi, &bi.r);
-                    node.rmat[hi.off + c + col * me] = xi.dot(&w);
-                }
-            }
-            node.rvec[col] = xj.dot(&kb);
+    for j in 0..me {
+        let w = &node.wcols[j];
+        for i in 0..=j {
+            let v = node.xcols[i].dot(w);
+            node.rmat[i + j * me] = v;
+            node.rmat[j + i * me] = v;
         }
-    }
-}
-
-fn internal_up(node: &mut Node, a: &Node, b: &Node, tol: f64) {
-    let (me, mj) = (node.me, node.mj);
-    node.k.fill(0.0);
-    node.rje.fill(0.0);
-    node.rmat.fill(0.0);
-    node.rvec.fill(0.0);
-    node.yvec.fill(0.0);
-    for (x, child) in [a, b].into_iter().enumerate() {
-        let map = &node.map[x];
-        let cm = child.me;
-        for cb in 0..cm {
-            for ca in 0..cm {
-                let val = child.rmat[ca + cb * cm];
-                match (map[ca], map[cb]) {
-                    (Slot::J(i), Slot::J(j)) => node.k[i + j * mj] += val,
-                    (Slot::J(i), Slot::E(e)) => node.rje[i + e * mj] += val,
-                    (Slot::E(e), Slot::E(f)) => node.rmat[e + f * me] += val,
-                    (Slot::E(_), Slot::J(_)) => {}
-                }
-            }
-            match map[cb] {
-                Slot::J(i) => node.yvec[i] += child.rvec[cb],
-                Slot::E(e) => node.rvec[e] += child.rvec[cb],
-            }
-        }
-    }
-    node.dropped = pinv_psd(&mut node.k, mj, tol, &mut node.scratch);
-    // y = K⁺ r_J (yvec holds r_J), Y = K⁺ R_JE.
-    let rj = &mut node.scratch[..mj];
-    rj.copy_from_slice(&node.yvec);
-    for i in 0..mj {
-        node.yvec[i] = (0..mj).map(|j| node.k[i + j * mj] * rj[j]).sum();
-    }
-    for e in 0..me {
-        for i in 0..mj {
-            let mut s = 0.0;
-            for j in 0..mj {
-                s += node.k[i + j * mj] * node.rje[j + e * mj];
-            }
-            node.ymat[i + e * mj] = s;
-        }
-    }
-    // R^C = R_EE − R_JEᵀ Y, r^C = r_E − R_JEᵀ y.
-    for f in 0..me {
-        for e in 0..me {
-            let mut s = 0.0;
-            for i in 0..mj {
-                s += node.rje[i + e * mj] * node.ymat[i + f * mj];
-            }
-            node.rmat[e + f * me] -= s;
-        }
-    }
-    for e in 0..me {
-        let s: f64 = (0..mj).map(|i| node.rje[i + e * mj] * node.yvec[i]).sum();
-        node.rvec[e] -= s;
+        node.rvec[j] = node.xcols[j].dot(&node.kb);
     }
 }
 
@@ -294,7 +294,7 @@ pub(crate) fn up(nodes: &mut [Node], ctx: &Ctx) {
     ctx.par
         .for_size(node.n_bodies, ctx.par_min)
         .join(|| up(l, ctx), || up(r, ctx));
-    internal_up(node, &l[l.len() - 1], &r[r.len() - 1], ctx.tol);
+    condense::internal_up(node, &l[l.len() - 1], &r[r.len() - 1], ctx.tol);
 }
 
 /// The disassembly sweep: σ_J from the boundary σ_E (eq 29), down to every body's
@@ -303,28 +303,16 @@ pub(crate) fn down(nodes: &mut [Node], ctx: &Ctx) {
     let n = nodes.len();
     let (sub, last) = nodes.split_at_mut(n - 1);
     let node = &mut last[0];
-    if let Some(b) = node.body {
-        let bi = &ctx.inertia[b];
-        let mut t = known_impulse(node, ctx, &bi.r);
-        for h in &node.handles {
-            let je = &ctx.jev[h.joint];
-            let pt = side_point(je, h.sign);
-            for a in 0..h.m {
-                t += (h.sign * node.sigma_e[h.off + a]) * at_com(&je.dl[a], pt, &bi.r);
-            }
+    if node.body.is_some() {
+        // the twist at the centre of mass [ṙ; ω] = M_C⁻¹ (Σ s S_CP H p + Σ X σ)
+        let mut v = node.kb;
+        for (w, s) in node.wcols.iter().zip(&node.sigma_e) {
+            v += *s * w;
         }
-        // the twist at the centre of mass [ṙ; ω]
-        node.v = bi.solve(&t);
+        node.v = v;
         return;
     }
-    let (me, mj) = (node.me, node.mj);
-    for i in 0..mj {
-        let mut s = node.yvec[i];
-        for e in 0..me {
-            s += node.ymat[i + e * mj] * node.sigma_e[e];
-        }
-        node.sigma_j[i] = -s;
-    }
+    condense::sigma_joint(node);
     let (l, r) = sub.split_at_mut(node.left_size);
     for (x, child) in [l.last_mut(), r.last_mut()].into_iter().enumerate() {
         let child = child.expect("non-empty subtree");

@@ -11,6 +11,15 @@ use crate::joint::{
     motion_at_origin, motion_at_origin_dot,
 };
 
+/// Which part of the joint geometry [`Hdca::joint_geometry`] computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Pass {
+    /// Columns H, D (position only).
+    Positions,
+    /// Their rates from the current twists.
+    Rates,
+}
+
 impl Hdca {
     /// Body poses from the joint coordinates, along the spanning tree.
     pub(super) fn positions(&mut self, q: &[f64]) {
@@ -59,8 +68,11 @@ impl Hdca {
         b.map_or(Vector6::zeros(), |b| self.vel[b])
     }
 
-    /// H, D at the origin and, from the current twists, their rates.
-    pub(super) fn joint_geometry(&mut self) {
+    /// H, D at the origin ([`Pass::Positions`]) or, from the current twists, the
+    /// rates Ḣ, Ḋ ([`Pass::Rates`], after a positions pass at the same poses; the
+    /// position-only columns are then not recomputed). Cut joints get both in
+    /// either pass.
+    pub(super) fn joint_geometry(&mut self, pass: Pass) {
         for k in 0..self.joints.len() {
             let j = &self.joints[k];
             let (rm, am) = self.body_pose(j.minus);
@@ -133,23 +145,31 @@ impl Hdca {
             let je = &mut self.jev[k];
             je.nf = nf;
             je.nc = nc;
-            je.point = point;
             je.point_dot = point_dot;
-            je.point_minus = point;
-            je.hl = hl;
-            je.dl = dl;
-            for a in 0..nf {
-                let rate = hr[a];
-                je.h[a] = force_at_origin(&hl[a], &point);
-                je.hm[a] = motion_at_origin(&hl[a], &point);
-                je.hm_dot[a] = motion_at_origin_dot(&hl[a], &rate, &point, &point_dot);
-            }
-            for a in 0..nc {
-                let rate = dr[a];
-                je.d[a] = force_at_origin(&dl[a], &point);
-                je.d_dot[a] = force_at_origin_dot(&dl[a], &rate, &point, &point_dot);
-                je.d_minus[a] = je.d[a];
-                je.d_minus_dot[a] = je.d_dot[a];
+            match pass {
+                Pass::Positions => {
+                    je.point = point;
+                    je.point_minus = point;
+                    je.hl = hl;
+                    je.dl = dl;
+                    for a in 0..nf {
+                        je.h[a] = force_at_origin(&hl[a], &point);
+                        je.hm[a] = motion_at_origin(&hl[a], &point);
+                    }
+                    for a in 0..nc {
+                        je.d[a] = force_at_origin(&dl[a], &point);
+                        je.d_minus[a] = je.d[a];
+                    }
+                }
+                Pass::Rates => {
+                    for a in 0..nf {
+                        je.hm_dot[a] = motion_at_origin_dot(&hl[a], &hr[a], &point, &point_dot);
+                    }
+                    for a in 0..nc {
+                        je.d_dot[a] = force_at_origin_dot(&dl[a], &dr[a], &point, &point_dot);
+                        je.d_minus_dot[a] = je.d_dot[a];
+                    }
+                }
             }
         }
     }

@@ -57,6 +57,8 @@ use crate::params::HdcaParams;
 
 mod build;
 mod geometry;
+
+use geometry::Pass;
 mod state_map;
 
 /// Counters of an [`Hdca`].
@@ -328,7 +330,7 @@ impl Hdca {
         let q0 = self.initial_coords();
         self.positions(&q0);
         self.vel.iter_mut().for_each(|v| *v = Vector6::zeros());
-        self.joint_geometry();
+        self.joint_geometry(Pass::Positions);
         // P^acc of a twist (v₀, ω) over the bodies beyond a joint is linear in the
         // subtree's mass M, first moment c = Σ m r and 3×3 moment
         // K = Σ (J_g − m [r×]²): l = M v₀ + ω × c, h = c × v₀ + K ω (sum of
@@ -439,7 +441,7 @@ impl Hdca {
         for b in 0..self.model.n_bodies() {
             self.vel[b] = sv(&s.velocity(b), &s.omega(b));
         }
-        self.joint_geometry();
+        self.joint_geometry(Pass::Positions);
         for b in 0..self.model.n_bodies() {
             // momentum about the origin: [m ṙ; J ω + r × m ṙ]
             let be = &self.bodies[b];
@@ -471,7 +473,7 @@ impl Hdca {
             self.vel[b] = Vector6::zeros();
         }
         // geometry with zero rates first: H and D only depend on positions.
-        self.joint_geometry();
+        self.joint_geometry(Pass::Positions);
         let mut dropped = 0;
         if !self.nodes.is_empty() {
             let ctx = Ctx {
@@ -529,7 +531,7 @@ impl Hdca {
         self.stats.redundant_directions = dropped;
         self.stats.max_abs_sigma = smax;
         // rates of H and D now that the twists are known
-        self.joint_geometry();
+        self.joint_geometry(Pass::Rates);
         for (k, j) in self.joints.iter().enumerate() {
             if j.tree {
                 let je = &self.jev[k];
