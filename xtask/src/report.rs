@@ -294,12 +294,18 @@ impl Report {
                  (dense output and a copy), its derived quantities are computed afterwards. Output \
                  sampling took a median {:.2} % and at most {:.1} % ({}) of the {} timed integrations \
                  of this report (median over each run's repeats); {} of them at 5 % or more (aimed at: \
-                 none; the complete cost of samples to a user is in the guide suite's sampling-cost table).\n",
+                 none). {} runs whose samples took {:.0} % or more of the integration (samples every \
+                 millisecond of a cheap run, for the figures) are timed with {} output intervals: their \
+                 steps do not depend on the output times. The complete cost of samples to a user is in \
+                 the guide suite's sampling-cost table.\n",
                 100.0 * x.median,
                 100.0 * x.max,
                 x.max_run,
                 x.runs,
-                x.above_5_percent
+                x.above_5_percent,
+                x.retimed,
+                100.0 * crate::runner::DENSE_SAMPLING_SHARE,
+                crate::runner::TIMING_INTERVALS
             );
         }
         let _ = writeln!(

@@ -60,7 +60,15 @@ pub struct Ctx {
     timings: HashMap<String, Timing>,
     /// Share of each timed run's integration spent on output samples, by run label.
     sampling: Vec<(String, f64)>,
+    /// Runs timed again with [`TIMING_INTERVALS`] output intervals.
+    retimed: usize,
 }
+
+/// Share of a run's integration spent on its samples from which the run is timed
+/// with [`TIMING_INTERVALS`] output intervals instead (issue #16: below 5 %).
+pub const DENSE_SAMPLING_SHARE: f64 = 0.02;
+/// Output intervals of the timing repeats of a densely sampled run.
+pub const TIMING_INTERVALS: usize = 100;
 
 /// How much of the timed integrations went to output samples (issue #16: below 5 %).
 #[derive(Clone, Debug, serde::Serialize)]
@@ -74,6 +82,9 @@ pub struct SamplingShare {
     pub max_run: String,
     /// Runs whose share is 5 % or more.
     pub above_5_percent: usize,
+    /// Runs timed with [`TIMING_INTERVALS`] output intervals (their own sampling took
+    /// [`DENSE_SAMPLING_SHARE`] or more of the integration).
+    pub retimed: usize,
 }
 
 /// Wall times of the repeats of one run \[s\].
@@ -141,6 +152,7 @@ impl Ctx {
             models: HashMap::new(),
             timings: HashMap::new(),
             sampling: Vec::new(),
+            retimed: 0,
         }
     }
 
@@ -155,6 +167,7 @@ impl Ctx {
             max: *max,
             max_run: run.clone(),
             above_5_percent: v.iter().filter(|x| **x >= 0.05).count(),
+            retimed: self.retimed,
         })
     }
 
@@ -226,21 +239,38 @@ impl Ctx {
     /// returns `first` with the median wall time (min, max kept for [`Ctx::wall`]).
     fn repeat(&mut self, sim: &Simulation, mut first: Trajectory) -> Trajectory {
         // share of each run's integration spent on samples (median over the repeats:
-        // one run's share is a ratio of two short timings a preemption can spoil)
+        // one run's ratio of two short timings a preemption can spoil)
         let share = |t: &Trajectory| match (t.stats.integration_seconds, t.stats.sampling_seconds) {
             (Some(total), Some(sampling)) if total > 0.0 => Some(sampling / total),
             _ => None,
         };
-        let mut shares: Vec<f64> = share(&first).into_iter().collect();
-        let mut times = vec![first.wall_time];
+        // a run whose samples took a visible share of its integration (samples every
+        // millisecond over a cheap run) is timed with TIMING_INTERVALS output intervals:
+        // the steps do not depend on the output times, so the time is the method's
+        let dense = share(&first).is_some_and(|x| x >= DENSE_SAMPLING_SHARE);
+        let timed = if dense {
+            self.retimed += 1;
+            sim.clone().samples(TIMING_INTERVALS)
+        } else {
+            sim.clone()
+        };
+        let mut shares: Vec<f64> = Vec::new();
+        let mut times = Vec::new();
+        if !dense {
+            shares.extend(share(&first));
+            times.push(first.wall_time);
+        }
         while times.len() < REPEATS && times.iter().sum::<f64>() < REPEAT_BUDGET_S {
-            match sim.run() {
+            match timed.run() {
                 Ok(t) => {
                     times.push(t.wall_time);
                     shares.extend(share(&t));
                 }
                 Err(_) => break,
             }
+        }
+        if times.is_empty() {
+            times.push(first.wall_time);
         }
         if !shares.is_empty() {
             shares.sort_by(f64::total_cmp);

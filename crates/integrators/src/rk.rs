@@ -717,16 +717,18 @@ impl<S: OdeSystem + ?Sized> Stepper<S> for EmbeddedRk {
         let theta = (ts - t) / h;
         match self.tab.dense {
             Dense::Polynomial(bis) => {
-                for i in 0..self.n {
-                    let mut acc = 0.0;
-                    for (s, bi) in bis.iter().enumerate() {
-                        let mut p = 0.0;
-                        for m in (0..bi.len()).rev() {
-                            p = (p + bi[m]) * theta;
-                        }
-                        acc += p * self.k[s][i];
+                // the stage weights h Σ_m bi[s][m] θ^{m+1} once per output time, then
+                // one pass per stage over the state (the weights do not depend on i)
+                self.y_out.copy_from_slice(&self.y_new);
+                for (bi, k) in bis.iter().zip(&self.k) {
+                    let mut p = 0.0;
+                    for m in (0..bi.len()).rev() {
+                        p = (p + bi[m]) * theta;
                     }
-                    self.y_out[i] = self.y_new[i] + h * acc;
+                    let w = h * p;
+                    for (y, ki) in self.y_out.iter_mut().zip(k) {
+                        *y += w * ki;
+                    }
                 }
             }
             Dense::Dop853 => {
