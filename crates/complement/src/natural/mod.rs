@@ -787,25 +787,8 @@ impl NaturalPartitioning {
         let branch_of = &c.branch_of;
         // W: one tree solve per cut row (parallel over the rows)
         let column = |col: &mut DVector<f64>, &(k, r): &(usize, usize)| {
-            col.fill(0.0);
-            let e = &entries[k];
-            let blk = ws.block(k);
-            let mut touched = [usize::MAX; 2];
-            for (slot, (body, jb)) in [(e.body_i, &blk.ji), (e.body_j, &blk.jj)]
-                .into_iter()
-                .enumerate()
-            {
-                if let mbs_model::BodyRef::Body(id) = body {
-                    for j in 0..6 {
-                        col[6 * id.0 + j] += jb[(r, j)];
-                    }
-                    touched[slot] = branch_of[id.0];
-                }
-            }
-            if touched[1] == touched[0] {
-                touched[1] = usize::MAX;
-            }
-            for g in touched.into_iter().filter(|&g| g != usize::MAX) {
+            let touched = scatter_cut_row(entries, ws, (k, r), branch_of, col.as_mut_slice());
+            for g in touched.into_iter().flatten() {
                 parts[g]
                     .art
                     .solve(&branches[g], col.as_mut_slice(), Slots::Global, false);
@@ -883,27 +866,15 @@ impl NaturalPartitioning {
         let NaturalWork { parts, cut: c, .. } = &mut self.work;
         let entries = self.sys.entries();
         for i in 0..c.rows.len() {
-            let (k, r) = c.rows[i];
-            let e = &entries[k];
-            let blk = self.ws.block(k);
-            c.kbuf.fill(0.0);
             c.krow.fill(0.0);
-            let mut touched = [usize::MAX; 2];
-            for (slot, (body, jb)) in [(e.body_i, &blk.ji), (e.body_j, &blk.jj)]
-                .into_iter()
-                .enumerate()
-            {
-                if let mbs_model::BodyRef::Body(id) = body {
-                    for j in 0..6 {
-                        c.kbuf[6 * id.0 + j] += jb[(r, j)];
-                    }
-                    touched[slot] = c.branch_of[id.0];
-                }
-            }
-            if touched[1] == touched[0] {
-                touched[1] = usize::MAX;
-            }
-            for g in touched.into_iter().filter(|&g| g != usize::MAX) {
+            let touched = scatter_cut_row(
+                entries,
+                &self.ws,
+                c.rows[i],
+                &c.branch_of,
+                c.kbuf.as_mut_slice(),
+            );
+            for g in touched.into_iter().flatten() {
                 let p = &parts[g];
                 let off = c.col_off[g];
                 p.art.transpose_apply(
@@ -1242,4 +1213,35 @@ fn singular_mass(t: f64, what: &'static str, rank: usize) -> ComplementError {
         method: "natural partitioning",
         rank,
     }
+}
+
+/// The cut row `(k, r)` (row `r` of constraint entry `k`) as a vector `B_cᵀ e` over the
+/// 6 velocity coordinates per body, written into `out` (zeroed first), and the branches
+/// of the bodies it touches (at most two, each once).
+fn scatter_cut_row(
+    entries: &[mbs_constraints::ConstraintEntry],
+    ws: &Workspace,
+    (k, r): (usize, usize),
+    branch_of: &[usize],
+    out: &mut [f64],
+) -> [Option<usize>; 2] {
+    out.fill(0.0);
+    let e = &entries[k];
+    let blk = ws.block(k);
+    let mut touched = [None; 2];
+    for (slot, (body, jb)) in [(e.body_i, &blk.ji), (e.body_j, &blk.jj)]
+        .into_iter()
+        .enumerate()
+    {
+        if let mbs_model::BodyRef::Body(id) = body {
+            for j in 0..6 {
+                out[6 * id.0 + j] += jb[(r, j)];
+            }
+            touched[slot] = Some(branch_of[id.0]);
+        }
+    }
+    if touched[1] == touched[0] {
+        touched[1] = None;
+    }
+    touched
 }
