@@ -13,7 +13,7 @@
 //! matrix): O(n) per evaluation on chains and trees, no allocation.
 //!
 //! The sparse solve needs Φ_q of full row rank. [`SparseLagrange::dependent_constraints`]
-//! probes the rank once (sparse LU with partial pivoting of the KKT matrix, see
+//! probes the rank once (sparse LU with partial pivoting of [I Φ_qᵀ; Φ_q 0], see
 //! [`mbs_linalg::sparse::small_pivots`]) and names the dependent rows; the method
 //! front-end then either stops with that error (`strict=true`) or runs the dense
 //! least-squares solve instead (the documented fallback for redundant constraints).
@@ -31,8 +31,11 @@ use nalgebra::DMatrix;
 
 use crate::error::AlfError;
 
-/// Relative tolerance of the rank probe (the dense diagnosis's Gram–Schmidt uses the
-/// same relative threshold on the rows of Φ_q).
+/// Relative tolerance of the rank probe: a pivot of [I Φ_qᵀ; Φ_q 0] at most this times
+/// the largest entry (the multiplier pivots are of the order of σ², σ the singular
+/// values of Φ_q, so rows within σ/σ_max ≈ 3e-5 of dependence count as dependent;
+/// redundant rows give pivots at round-off). The dense diagnosis's Gram–Schmidt uses
+/// the same relative threshold on the rows of Φ_q.
 const RANK_TOL: f64 = 1e-9;
 
 /// Largest n·m for which the diagnosis names the dependent rows by the dense
@@ -233,9 +236,13 @@ impl SparseLagrange {
             context: "rank probe of the KKT matrix",
             source,
         };
-        // the full (unsymmetric storage) KKT matrix
-        let mut entries = self.mass_entries.clone();
-        let mut values = self.mass.clone();
+        // [I Φ_qᵀ; Φ_q 0] in unsymmetric storage: it is singular exactly when Φ_q is
+        // rank deficient, and its pivots measure Φ_q alone. With M in place of I the
+        // pivots of the multiplier rows are inverse articulated inertias, which fall
+        // below any fixed threshold on long chains (≈ 1e-9 at the base of a 4096-link
+        // chain, 819 m long) although Φ_q in absolute coordinates is well conditioned.
+        let mut entries: Vec<(usize, usize)> = (0..n).map(|i| (i, i)).collect();
+        let mut values = vec![1.0; n];
         for (&(r, c), &x) in self.jac_entries.iter().zip(&self.jac) {
             entries.push((n + r, c));
             entries.push((c, n + r));

@@ -59,3 +59,19 @@ fn small_models_and_dependent_rows_keep_the_dense_solve() {
         "same solve, same numbers: {dl:e} {da:e}"
     );
 }
+
+/// The rank probe of the sparse Lagrange front-end measures Φ_q alone: a 4096-link
+/// chain (819 m long, whose base-joint multiplier pivot with the mass matrix in the
+/// KKT block is ≈ 1e-9 of the largest entry) has no dependent rows, while a planar
+/// loop in 3-D has them (its out-of-plane rows are redundant).
+#[test]
+fn the_sparse_rank_probe_does_not_flag_long_chains() {
+    let probe = |model: mbs_model::Model| {
+        let mut sys = mbs_alf::SparseLagrange::new(Arc::new(model), None, true).unwrap();
+        let (q, v) = sys.initial_state();
+        sys.dependent_constraints(0.0, &q, &v).unwrap()
+    };
+    assert!(probe(open_chain(4096, ChainJoint::Revolute).unwrap()).is_none());
+    let e = probe(closed_loop(16).unwrap()).expect("a planar loop in 3-D has redundant rows");
+    assert!(e.to_string().contains("rank"), "{e}");
+}
