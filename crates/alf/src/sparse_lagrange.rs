@@ -51,7 +51,6 @@ pub struct SparseLagrange {
     baumgarte: Option<Baumgarte>,
     strict: bool,
     kkt: SparseKkt,
-    mass_entries: Vec<(usize, usize)>,
     jac_entries: Vec<(usize, usize)>,
     mass: Vec<f64>,
     jac: Vec<f64>,
@@ -111,7 +110,6 @@ impl SparseLagrange {
             baumgarte,
             strict,
             kkt,
-            mass_entries,
             jac_entries,
             evaluations: 0,
         })

@@ -6,11 +6,11 @@
 use std::sync::Arc;
 
 use mbs_formulation::drive::{integrate_ode, integrate_partitioned, newton, plain_state_label};
-use mbs_formulation::finite_check;
 use mbs_formulation::params::{self, Key, Params, Preset, Problem};
 use mbs_formulation::{
     Formulation, FormulationError, OdeFormulation, RunSpec, RunStats, Runner, Sample, StepCheck,
 };
+use mbs_formulation::{finite_check, qdd_from_omega_dot};
 use mbs_integrators::{Info, IntegratorChoice, NewtonParams, Observer, OdeSystem};
 use mbs_linalg::nullspace::NullSpaceMethod;
 use mbs_model::{Model, State};
@@ -106,6 +106,19 @@ impl OdeFormulation for NaturalPartitioning {
     /// The corrections are not counted as projections.
     fn count(&self, stats: &mut RunStats) {
         stats.projections = 0;
+    }
+
+    /// One right-hand-side evaluation (the open-tree solve and the cut joints,
+    /// [`NaturalPartitioning::accelerations`]) at `s`, as q̈ (7 per body). The
+    /// Newton–Raphson corrections after accepted steps are not part of it.
+    fn accelerations(&mut self, s: &State) -> Result<DVector<f64>, FormulationError> {
+        let failed = |e: crate::ComplementError| FormulationError::failed(s.t, e.to_string());
+        let y = self.state_to_y(s);
+        let nq = self.n_q();
+        let mut a = vec![0.0; self.n_v()];
+        NaturalPartitioning::accelerations(self, s.t, &y[..nq], &y[nq..], &mut a)
+            .map_err(failed)?;
+        Ok(qdd_from_omega_dot(s, &a))
     }
 }
 

@@ -328,7 +328,7 @@ pub fn scaling(ctx: &mut Ctx) -> Suite {
                 setup.row(setup_row);
             }
         }
-        t.note("Cells: median (min–max) of at least 5 evaluations, 0.2 s of evaluations when they are fast. Exponent: least-squares slope of log(time) against log(n). Results do not depend on the thread count (see the consistency suite); the time may. HDCA integrates joint coordinates and momenta: its time is the wall time per RHS evaluation of short RK45 runs (integrator overhead included).");
+        t.note("Cells: median (min–max) of at least 5 evaluations, 0.2 s of evaluations when they are fast. Exponent: least-squares slope of log(time) against log(n). Results do not depend on the thread count (see the consistency suite); the time may. HDCA integrates joint coordinates and momenta: its time is the wall time per RHS evaluation of short RK45 runs (integrator overhead included). Natural partitioning: one evaluation (open-tree sweeps and cut joints); its Newton–Raphson position and velocity corrections after accepted steps are dense minimum-norm solves with Φ_q (O(m n) memory, O(m² n) time), which a run pays per step on top of this.");
         s.tables.push(t);
         ctx.plot(
             &mut s,

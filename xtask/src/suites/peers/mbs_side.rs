@@ -11,7 +11,13 @@ use super::cases::{Case, T_POSITIONS, T_SAMPLE};
 use crate::suites::scaling::time_rhs;
 
 /// Methods tried on every case (plus the facade's default method).
-pub const CANDIDATES: [&str; 4] = ["alf-dca-proj", "hdca", "lagrange-projection", "alf-index1"];
+pub const CANDIDATES: [&str; 5] = [
+    "aba",
+    "alf-dca-proj",
+    "hdca",
+    "lagrange-projection",
+    "alf-index1",
+];
 /// Tolerances tried, loose to tight (rtol = atol).
 pub const TOLERANCES: [f64; 6] = [1e-6, 1e-8, 1e-9, 1e-10, 1e-11, 1e-12];
 /// A candidate whose run takes longer than this [s, CPU time: wall time on a shared
@@ -207,6 +213,16 @@ pub fn repeat(run: &mut MbsRun, model: &Model, t_end: f64, n: usize, budget: f64
 
 /// Why a method is not tried on a model: one RHS evaluation is too slow for a run
 /// within the budget (methods whose RHS cannot be timed alone are tried).
+/// Why `method` cannot build a front-end for `model` (e.g. `aba` on a closed loop),
+/// or `None`: such a candidate is listed in the notes, not run.
+fn not_applicable(method: &str, model: &Model) -> Option<String> {
+    let m: Method = method.parse().ok()?;
+    match mbs::registry::build_front_end(&m, &std::sync::Arc::new(model.clone())) {
+        Err(mbs::Error::Unsupported { message, .. }) => Some(format!("not applicable: {message}")),
+        _ => None,
+    }
+}
+
 fn too_slow(method: &str, model: &Model) -> Option<String> {
     let m: Method = method.parse().ok()?;
     match time_rhs(&m, model, 1) {
@@ -257,6 +273,13 @@ pub fn candidates(case: &Case, model: &Model, slow: &mut TooSlow) -> (Vec<MbsRun
             .get(method)
             .filter(|(n, _)| model.n_bodies() >= *n)
             .map(|(_, why)| why.clone());
+        if earlier.is_none()
+            && let Some(why) = not_applicable(method, model)
+        {
+            eprintln!("  mbs / {} / {method}: {why}", case.id);
+            notes.push(format!("{method}: {why}"));
+            continue;
+        }
         if let Some(why) = earlier.or_else(|| too_slow(method, model)) {
             // larger cases skip it without building it (a dense front-end at
             // n = 1024 holds gigabytes before its first evaluation)
