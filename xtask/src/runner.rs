@@ -469,3 +469,13 @@ pub fn summary_json(r: &Run) -> serde_json::Value {
         Run::Error(m) => serde_json::json!({"status": "error", "message": m}),
     }
 }
+
+/// Why `method` cannot build a front-end for `model` (e.g. `aba` on a closed loop:
+/// open trees only), or `None`. A suite lists such a method as not applicable instead
+/// of running it into an error.
+pub fn not_applicable(method: &mbs::Method, model: &mbs::Model) -> Option<String> {
+    match mbs::registry::build_front_end(method, &std::sync::Arc::new(model.clone())) {
+        Err(mbs::Error::Unsupported { message, .. }) => Some(format!("not applicable: {message}")),
+        _ => None,
+    }
+}

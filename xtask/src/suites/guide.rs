@@ -9,14 +9,15 @@ use std::collections::BTreeMap;
 use mbs::mechanisms::closed_loop;
 use mbs::plot::{LineChart, Series};
 use mbs::recommend::MechanismClass;
-use mbs::{IntegratorChoice, Model, Sampling, Trajectory};
+use mbs::{IntegratorChoice, Method, Model, Sampling, Trajectory};
 
 use super::guide_defaults::{Combo, Measured, class_defaults};
 use crate::report::{Suite, Table};
-use crate::runner::{Ctx, Run, duration, sci};
+use crate::runner::{Ctx, Run, duration, not_applicable, sci};
 
 /// Methods compared (one of each family).
-const METHODS: [&str; 7] = [
+const METHODS: [&str; 8] = [
+    "aba",
     "lagrange-projection",
     "alf-index1",
     "alf-dca-proj",
@@ -211,6 +212,14 @@ pub fn run(ctx: &mut Ctx) -> Suite {
         for method in METHODS {
             if ctx.quick && m.quick_skip.contains(&method) {
                 left_out.push(format!("{method} (dense, full mode only)"));
+                continue;
+            }
+            if let Some(why) = method
+                .parse::<Method>()
+                .ok()
+                .and_then(|m| not_applicable(&m, &model))
+            {
+                left_out.push(format!("{method} ({why})"));
                 continue;
             }
             let mut over = false;

@@ -9,10 +9,11 @@ use mbs::plot::{LineChart, Series};
 use mbs::{IntegratorChoice, Method, Sampling};
 
 use crate::report::{NOT_IMPLEMENTED, Suite, Table};
-use crate::runner::{Ctx, REPEATS, Run, Timing, fixed, loglog_slope, sci};
+use crate::runner::{Ctx, REPEATS, Run, Timing, fixed, loglog_slope, not_applicable, sci};
 
 /// Front-ends measured by the scaling and consistency suites.
-pub const FRONT_ENDS: [&str; 9] = [
+pub const FRONT_ENDS: [&str; 10] = [
+    "aba",
     "lagrange",
     "alf",
     "alf-index3",
@@ -221,6 +222,14 @@ pub fn scaling(ctx: &mut Ctx) -> Suite {
             let Ok(method) = name.parse::<Method>() else {
                 continue;
             };
+            if let Some(why) = models
+                .iter()
+                .find_map(|(_, m)| m.as_ref())
+                .and_then(|m| not_applicable(&method, m))
+            {
+                t.note(format!("{name}: {why}"));
+                continue;
+            }
             // set-up times (bodies, seconds) of this front-end, shared by both rows
             let (mut sx, mut sy): (Vec<f64>, Vec<f64>) = (Vec::new(), Vec::new());
             let mut setup_row = vec![name.to_string(), fam.to_string()];
@@ -346,7 +355,7 @@ pub fn scaling(ctx: &mut Ctx) -> Suite {
     s
 }
 
-/// The 1 → 2 thread speed-up of the O(n) and parallel front-ends (ALF-DCA, HDCA,
+/// The 1 → 2 thread speed-up of the O(n) and parallel front-ends (ABA, ALF-DCA, HDCA,
 /// natural partitioning, penalty-PCG, global sparse ALF) at n ≥ 1024, measured even in
 /// quick mode (n = 1024 only), with the machine's load average at the time, since a
 /// busy second core hides any speed-up.
@@ -380,6 +389,7 @@ fn speedup(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, serd
             .and_then(|p| p.install(f))
     };
     for name in [
+        "aba",
         "alf-dca",
         "hdca",
         "natural-partitioning",
@@ -391,7 +401,8 @@ fn speedup(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, serd
         let method = name.parse::<Method>().ok();
         // the closed loop is planar in 3-D, hence redundant: lagrange:backend=sparse
         // runs the dense least-squares solve there (measured in the scaling tables)
-        let fams = if name == SPARSE_LAGRANGE {
+        // aba takes open trees only (and is sequential: one sweep per tree)
+        let fams = if name == SPARSE_LAGRANGE || name == "aba" {
             &families[..1]
         } else {
             &families[..]

@@ -8,6 +8,7 @@ use std::time::Instant;
 use mbs::{IntegratorChoice, Method, Model, Sampling, Simulation};
 
 use super::cases::{Case, T_POSITIONS, T_SAMPLE};
+use crate::runner::not_applicable;
 use crate::suites::scaling::time_rhs;
 
 /// Methods tried on every case (plus the facade's default method).
@@ -213,16 +214,6 @@ pub fn repeat(run: &mut MbsRun, model: &Model, t_end: f64, n: usize, budget: f64
 
 /// Why a method is not tried on a model: one RHS evaluation is too slow for a run
 /// within the budget (methods whose RHS cannot be timed alone are tried).
-/// Why `method` cannot build a front-end for `model` (e.g. `aba` on a closed loop),
-/// or `None`: such a candidate is listed in the notes, not run.
-fn not_applicable(method: &str, model: &Model) -> Option<String> {
-    let m: Method = method.parse().ok()?;
-    match mbs::registry::build_front_end(&m, &std::sync::Arc::new(model.clone())) {
-        Err(mbs::Error::Unsupported { message, .. }) => Some(format!("not applicable: {message}")),
-        _ => None,
-    }
-}
-
 fn too_slow(method: &str, model: &Model) -> Option<String> {
     let m: Method = method.parse().ok()?;
     match time_rhs(&m, model, 1) {
@@ -274,7 +265,10 @@ pub fn candidates(case: &Case, model: &Model, slow: &mut TooSlow) -> (Vec<MbsRun
             .filter(|(n, _)| model.n_bodies() >= *n)
             .map(|(_, why)| why.clone());
         if earlier.is_none()
-            && let Some(why) = not_applicable(method, model)
+            && let Some(why) = method
+                .parse::<Method>()
+                .ok()
+                .and_then(|m| not_applicable(&m, model))
         {
             eprintln!("  mbs / {} / {method}: {why}", case.id);
             notes.push(format!("{method}: {why}"));
