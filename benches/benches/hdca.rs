@@ -3,6 +3,9 @@
 //! * criterion: one HDCA right-hand-side evaluation on open revolute chains and
 //!   single closed loops of n = 16 … 4096 bodies (acceptance 4: time ∝ n^k, k ≤ 1.1),
 //!   and on the paper's cases 1–3;
+//! * criterion: one right-hand-side evaluation of the articulated-body front-end
+//!   `aba` (Featherstone 2008, Table 7.1, in HDCA's joint coordinates) on the same
+//!   open chains (group `aba/rhs`);
 //! * a one-shot fit of the scaling exponent (least squares of log t against log n),
 //!   printed to stderr, and the sec 3.2 accuracy figures of cases 1–3 at RK45
 //!   tol 1e-6 (energy error, loop closure at velocity and position level).
@@ -16,7 +19,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use mbs_hdca::{Hdca, HdcaParams};
+use mbs_hdca::{Aba, AbaParams, Hdca, HdcaParams};
 use mbs_integrators::OdeSystem;
 use mbs_mechanisms::{
     ChainJoint, HdcaParams as CaseParams, closed_loop, hdca_case1, hdca_case2, hdca_case3,
@@ -86,6 +89,21 @@ fn rhs(c: &mut Criterion) {
     group.finish();
 }
 
+fn aba_rhs(c: &mut Criterion) {
+    let mut group = c.benchmark_group("aba/rhs");
+    group.sample_size(10);
+    for n in SIZES {
+        let model = open_chain(n, ChainJoint::Revolute).expect("chain");
+        let mut a = Aba::new(Arc::new(model), AbaParams::default()).expect("aba");
+        let y = a.initial_state().expect("initial state");
+        let mut dy = vec![0.0; y.len()];
+        group.bench_function(format!("chain/{n}"), |b| {
+            b.iter(|| a.rhs(0.0, black_box(&y), &mut dy).expect("rhs"))
+        });
+    }
+    group.finish();
+}
+
 fn sweep(_c: &mut Criterion) {
     for (name, make) in families() {
         let pts: Vec<(f64, f64)> = SIZES
@@ -117,5 +135,5 @@ fn sweep(_c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, sweep, rhs);
+criterion_group!(benches, sweep, rhs, aba_rhs);
 criterion_main!(benches);

@@ -29,6 +29,15 @@
 //! assert!((dy[1] * s + 9.81 * 0.5).abs() < 1e-12);
 //! ```
 //!
+//! The crate has two front-ends sharing the joint catalogue (`joint`: joint
+//! coordinates, H and D), the tree geometry (poses, H⁰ and Ḣ⁰ at the origin), the
+//! applied loads and the map between absolute states and joint coordinates:
+//!
+//! | front-end | method | state | models |
+//! |---|---|---|---|
+//! | [`Hdca`] | `hdca` | joint coordinates and canonical momenta | trees and closed loops |
+//! | [`Aba`] | `aba` | joint coordinates and quasi-velocities | open trees (O(n) articulated-body algorithm, Featherstone 2008, Table 7.1) |
+//!
 //! | module | paper |
 //! |---|---|
 //! | `joint` | H and D subspaces, eqs 10–11, 23; joint coordinates |
@@ -37,6 +46,8 @@
 //! | `hdca` | eqs 6, 47–77; Pseudo-algorithm 3; state layout |
 //! | `tests/common/report.rs` (test fixture) | sec 3.2 figures (energy error, loop closure) |
 //! | `method` | the method `hdca` as the facade runs it (the `mbs-formulation` seam) |
+//! | `aba` | Featherstone, *Rigid Body Dynamics Algorithms* (2008), ch. 7, Table 7.1, at the global origin |
+//! | `aba::method` | the method `aba` as the facade runs it |
 //!
 //! # Joint kinds
 //! Revolute, prismatic, cylindrical, spherical (Euler-parameter joint coordinate,
@@ -88,6 +99,7 @@
 //! ṗ is assembled from loads about the global origin, which costs about
 //! log₁₀(size of the mechanism / size of a body) digits.
 
+mod aba;
 mod error;
 mod hdca;
 mod joint;
@@ -96,6 +108,7 @@ mod params;
 
 mod assembly;
 
+pub use aba::{Aba, AbaError, AbaParams, AbaStats};
 pub use error::HdcaError;
 pub use hdca::{Hdca, HdcaStats};
 pub use params::HdcaParams;

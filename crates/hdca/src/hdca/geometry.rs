@@ -13,7 +13,7 @@ use crate::joint::{
 
 /// Which part of the joint geometry [`Hdca::joint_geometry`] computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Pass {
+pub(crate) enum Pass {
     /// Columns H, D (position only).
     Positions,
     /// Their rates from the current twists.
@@ -22,7 +22,7 @@ pub(super) enum Pass {
 
 impl Hdca {
     /// Body poses from the joint coordinates, along the spanning tree.
-    pub(super) fn positions(&mut self, q: &[f64]) {
+    pub(crate) fn positions(&mut self, q: &[f64]) {
         for &b in &self.tree_order {
             let j = &self.joints[self.parent_joint[b]];
             let (rp, ep, ap) = match self.parent_body[b] {
@@ -57,7 +57,7 @@ impl Hdca {
         }
     }
 
-    pub(super) fn body_pose(&self, b: Option<usize>) -> (Vector3<f64>, Matrix3<f64>) {
+    pub(crate) fn body_pose(&self, b: Option<usize>) -> (Vector3<f64>, Matrix3<f64>) {
         match b {
             None => (Vector3::zeros(), Matrix3::identity()),
             Some(b) => (self.bodies[b].r, self.bodies[b].a),
@@ -72,7 +72,7 @@ impl Hdca {
     /// rates Ḣ, Ḋ ([`Pass::Rates`], after a positions pass at the same poses; the
     /// position-only columns are then not recomputed). Cut joints get both in
     /// either pass.
-    pub(super) fn joint_geometry(&mut self, pass: Pass) {
+    pub(crate) fn joint_geometry(&mut self, pass: Pass) {
         for k in 0..self.joints.len() {
             let j = &self.joints[k];
             let (rm, am) = self.body_pose(j.minus);

@@ -58,7 +58,7 @@ use crate::params::HdcaParams;
 mod build;
 mod geometry;
 
-use geometry::Pass;
+pub(crate) use geometry::Pass;
 mod state_map;
 
 /// Counters of an [`Hdca`].
@@ -75,24 +75,24 @@ pub struct HdcaStats {
 
 /// Per-body data of one evaluation.
 #[derive(Clone, Debug)]
-struct BodyEval {
-    e: EulerParams,
-    a: Matrix3<f64>,
-    r: Vector3<f64>,
+pub(crate) struct BodyEval {
+    pub(crate) e: EulerParams,
+    pub(crate) a: Matrix3<f64>,
+    pub(crate) r: Vector3<f64>,
     /// Centroidal inertia in the global frame.
-    jg: Matrix3<f64>,
+    pub(crate) jg: Matrix3<f64>,
 }
 
 /// The Hamiltonian divide-and-conquer front-end (Chadaj, Malczyk & Frączek 2017).
 pub struct Hdca {
     model: Arc<Model>,
     params: HdcaParams,
-    joints: Vec<JointInfo>,
+    pub(crate) joints: Vec<JointInfo>,
     /// Per body: index (in `joints`) of its tree joint.
-    parent_joint: Vec<usize>,
+    pub(crate) parent_joint: Vec<usize>,
     /// Per body: its parent body (None = ground).
-    parent_body: Vec<Option<usize>>,
-    tree_order: Vec<usize>,
+    pub(crate) parent_body: Vec<Option<usize>>,
+    pub(crate) tree_order: Vec<usize>,
     /// Per body: the cut joints at it with the sign of their impulse on it.
     cut_handles: Vec<Vec<(usize, f64)>>,
     n_q: usize,
@@ -103,12 +103,12 @@ pub struct Hdca {
     ground_k: Vec<f64>,
     ground_scratch: Vec<f64>,
     // evaluation scratch
-    bodies: Vec<BodyEval>,
+    pub(crate) bodies: Vec<BodyEval>,
     /// J'⁻¹ per body (body frame).
     jinv_body: Vec<Matrix3<f64>>,
     inertia: Vec<BodyInertia>,
-    vel: Vec<Vector6<f64>>,
-    jev: Vec<JointEval>,
+    pub(crate) vel: Vec<Vector6<f64>>,
+    pub(crate) jev: Vec<JointEval>,
     /// Per joint: R(e_L) of a distance tree joint (identity otherwise).
     link_rot: Vec<Matrix3<f64>>,
     sigma: Vec<f64>,
@@ -117,9 +117,9 @@ pub struct Hdca {
     /// The momenta p of the last evaluation (unscaled).
     p: Vec<f64>,
     u: Vec<f64>,
-    acc: Vec<Vector6<f64>>,
+    pub(crate) acc: Vec<Vector6<f64>>,
     sys: SystemLayout,
-    ws: Workspace,
+    pub(crate) ws: Workspace,
     abs: State,
     stats: HdcaStats,
 }
@@ -424,7 +424,7 @@ impl Hdca {
     }
 
     /// q₀: zero joint coordinates (identity Euler parameters).
-    fn initial_coords(&self) -> Vec<f64> {
+    pub(crate) fn initial_coords(&self) -> Vec<f64> {
         let mut y = vec![0.0; self.n_q];
         for j in self.joints.iter().filter(|j| j.tree) {
             for s0 in j.kind.euler_starts().into_iter().flatten() {
@@ -552,7 +552,7 @@ impl Hdca {
     }
 
     /// Applied loads of every body about the origin, into `acc`.
-    fn loads(&mut self, t: f64) -> Result<(), HdcaError> {
+    pub(crate) fn loads(&mut self, t: f64) -> Result<(), HdcaError> {
         self.abs.t = t;
         for b in 0..self.model.n_bodies() {
             let be = &self.bodies[b];
@@ -741,7 +741,7 @@ impl Hdca {
 
     /// Where state component `x` of y = [q; p] lives, for error messages: the body
     /// moved by the tree joint that owns it, and the joint.
-    fn state_owner(&self, x: usize) -> String {
+    pub(crate) fn state_owner(&self, x: usize) -> String {
         let owner = self.joints.iter().enumerate().find(|(_, j)| {
             j.tree
                 && if x < self.n_q {
