@@ -51,6 +51,8 @@ pub enum MechanismClass {
 pub enum IntegratorKind {
     /// Dormand–Prince 5(4).
     Rk45,
+    /// Dormand–Prince 8(5,3).
+    Dop853,
     /// Variable-order Adams–Bashforth–Moulton.
     Adams,
 }
@@ -60,6 +62,10 @@ impl IntegratorKind {
     pub fn with_tol(self, tol: f64) -> IntegratorChoice {
         match self {
             Self::Rk45 => IntegratorChoice::Rk45 {
+                rtol: tol,
+                atol: tol,
+            },
+            Self::Dop853 => IntegratorChoice::Dop853 {
                 rtol: tol,
                 atol: tol,
             },
@@ -74,6 +80,7 @@ impl IntegratorKind {
     pub fn name(self) -> &'static str {
         match self {
             Self::Rk45 => "rk45",
+            Self::Dop853 => "dop853",
             Self::Adams => "adams",
         }
     }

@@ -18,6 +18,7 @@ pub type Measured = (MechanismClass, &'static str, BTreeMap<Combo, f64>);
 fn kind_name(k: IntegratorKind) -> &'static str {
     match k {
         IntegratorKind::Rk45 => "RK45",
+        IntegratorKind::Dop853 => "DOP853",
         IntegratorKind::Adams => "Adams",
     }
 }

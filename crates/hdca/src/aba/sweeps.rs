@@ -6,7 +6,6 @@ use nalgebra::Vector6;
 
 use super::spatial::{cross_force, inertia_at_origin, twist_at_centre};
 use super::{Aba, AbaError};
-use crate::hdca::Pass;
 use crate::joint::{self, JointCoords, ang3, lin3, sv};
 
 impl Aba {
@@ -63,7 +62,7 @@ impl Aba {
         let (q, u) = y.split_at(nq);
         self.velocities(q, u);
         let h = &mut self.tree;
-        h.joint_geometry(Pass::Rates);
+        h.motion_subspaces(true);
         h.loads(t)?;
         for &b in &h.tree_order {
             let k = h.parent_joint[b];
@@ -91,7 +90,7 @@ impl Aba {
     pub(super) fn velocities(&mut self, q: &[f64], u: &[f64]) {
         let h = &mut self.tree;
         h.positions(q);
-        h.joint_geometry(Pass::Positions);
+        h.motion_subspaces(false);
         for &b in &h.tree_order {
             let k = h.parent_joint[b];
             let (j, je) = (&h.joints[k], &h.jev[k]);

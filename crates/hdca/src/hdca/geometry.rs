@@ -20,6 +20,48 @@ pub(crate) enum Pass {
     Rates,
 }
 
+/// Poses and twists at a joint (parent = minus side, child = plus side).
+struct JointFrame {
+    rm: Vector3<f64>,
+    am: Matrix3<f64>,
+    ap: Matrix3<f64>,
+    /// The parent marker axes (turned by a distance joint's link rotation).
+    axes: Matrix3<f64>,
+    /// The handle point (child marker origin) and its velocity.
+    point: Vector3<f64>,
+    point_dot: Vector3<f64>,
+    vm: Vector6<f64>,
+    vp: Vector6<f64>,
+}
+
+/// A tree joint's H and D columns at its handle point and their rates.
+struct TreeColumns {
+    nf: usize,
+    nc: usize,
+    point: Vector3<f64>,
+    point_dot: Vector3<f64>,
+    hl: [Vector6<f64>; 6],
+    hr: [Vector6<f64>; 6],
+    dl: [Vector6<f64>; 6],
+    dr: [Vector6<f64>; 6],
+}
+
+impl TreeColumns {
+    fn zeroed() -> Self {
+        let z = [Vector6::zeros(); 6];
+        Self {
+            nf: 0,
+            nc: 0,
+            point: Vector3::zeros(),
+            point_dot: Vector3::zeros(),
+            hl: z,
+            hr: z,
+            dl: z,
+            dr: z,
+        }
+    }
+}
+
 impl Hdca {
     /// Body poses from the joint coordinates, along the spanning tree.
     pub(crate) fn positions(&mut self, q: &[f64]) {
@@ -75,15 +117,18 @@ impl Hdca {
     pub(crate) fn joint_geometry(&mut self, pass: Pass) {
         for k in 0..self.joints.len() {
             let j = &self.joints[k];
-            let (rm, am) = self.body_pose(j.minus);
-            let (rp, ap) = self.body_pose(j.plus);
-            let axes = am * self.link_rot[k] * j.axes_minus;
-            let point = rp + ap * j.rho_plus;
-            let vp = self.twist(j.plus);
-            let point_dot = lin3(&vp) + ang3(&vp).cross(&(point - rp));
-            let vm = self.twist(j.minus);
-            let mut wm = ang3(&vm);
             if !j.tree {
+                let JointFrame {
+                    rm,
+                    am,
+                    ap,
+                    axes,
+                    point,
+                    point_dot,
+                    vm,
+                    vp,
+                } = self.joint_frame(k);
+                let wm = ang3(&vm);
                 let mut cols = [Vector6::zeros(); 6];
                 let mut rates = [Vector6::zeros(); 6];
                 let wp = ang3(&vp);
@@ -120,28 +165,18 @@ impl Hdca {
                 }
                 continue;
             }
-            if j.kind.translation == Translation::Sphere {
-                // the link frame turns with ω_p + ω_L, ω_L = n × Δv_P / L (module `joint`)
-                let parent_at_point = lin3(&vm) + wm.cross(&(point - rm));
-                let n: Vector3<f64> = axes.column(2).into_owned();
-                wm += n.cross(&(point_dot - parent_at_point)) / j.delta0.norm();
-            }
-            let mut hl = [Vector6::zeros(); 6];
-            let mut dl = [Vector6::zeros(); 6];
-            let mut hr = [Vector6::zeros(); 6];
-            let mut dr = [Vector6::zeros(); 6];
-            let wp = ang3(&vp);
-            let (nf, nc) = local_columns(
-                j.kind,
-                &axes,
-                &(ap * j.axes_plus),
-                &wm,
-                &wp,
-                &mut hl,
-                &mut hr,
-                &mut dl,
-                &mut dr,
-            );
+            let mut c = TreeColumns::zeroed();
+            self.tree_columns(k, &mut c);
+            let TreeColumns {
+                nf,
+                nc,
+                point,
+                point_dot,
+                hl,
+                hr,
+                dl,
+                dr,
+            } = c;
             let je = &mut self.jev[k];
             je.nf = nf;
             je.nc = nc;
@@ -172,6 +207,84 @@ impl Hdca {
                 }
             }
         }
+    }
+
+    /// H⁰ (motion type at the origin) of the tree joints only, or with `rates` its
+    /// rate Ḣ⁰ from the current twists (after a pass without at the same poses): what
+    /// the articulated-body sweeps read (no D, no force-type columns, no copies of
+    /// the joint-point columns).
+    pub(crate) fn motion_subspaces(&mut self, rates: bool) {
+        let mut c = TreeColumns::zeroed();
+        for k in 0..self.joints.len() {
+            if !self.joints[k].tree || self.joints[k].nf == 0 {
+                continue;
+            }
+            self.tree_columns(k, &mut c);
+            let je = &mut self.jev[k];
+            je.nf = c.nf;
+            for a in 0..c.nf {
+                if rates {
+                    je.hm_dot[a] = motion_at_origin_dot(&c.hl[a], &c.hr[a], &c.point, &c.point_dot);
+                } else {
+                    je.hm[a] = motion_at_origin(&c.hl[a], &c.point);
+                }
+            }
+        }
+    }
+
+    /// Poses, handle point and twists at joint `k` (the common start of its columns).
+    fn joint_frame(&self, k: usize) -> JointFrame {
+        let j = &self.joints[k];
+        let (rm, am) = self.body_pose(j.minus);
+        let (rp, ap) = self.body_pose(j.plus);
+        let point = rp + ap * j.rho_plus;
+        let vp = self.twist(j.plus);
+        JointFrame {
+            rm,
+            am,
+            ap,
+            axes: am * self.link_rot[k] * j.axes_minus,
+            point,
+            point_dot: lin3(&vp) + ang3(&vp).cross(&(point - rp)),
+            vm: self.twist(j.minus),
+            vp,
+        }
+    }
+
+    /// H and D of tree joint `k` at its handle point, with their rates, into `c`
+    /// (filled in place: the columns are not copied).
+    fn tree_columns(&self, k: usize, c: &mut TreeColumns) {
+        let j = &self.joints[k];
+        let JointFrame {
+            rm,
+            ap,
+            axes,
+            point,
+            point_dot,
+            vm,
+            vp,
+            ..
+        } = self.joint_frame(k);
+        let mut wm = ang3(&vm);
+        if j.kind.translation == Translation::Sphere {
+            // the link frame turns with ω_p + ω_L, ω_L = n × Δv_P / L (module `joint`)
+            let parent_at_point = lin3(&vm) + wm.cross(&(point - rm));
+            let n: Vector3<f64> = axes.column(2).into_owned();
+            wm += n.cross(&(point_dot - parent_at_point)) / j.delta0.norm();
+        }
+        c.point = point;
+        c.point_dot = point_dot;
+        (c.nf, c.nc) = local_columns(
+            j.kind,
+            &axes,
+            &(ap * j.axes_plus),
+            &wm,
+            &ang3(&vp),
+            &mut c.hl,
+            &mut c.hr,
+            &mut c.dl,
+            &mut c.dr,
+        );
     }
 
     /// Subtree sums of `acc` along the spanning tree (children into parents).
