@@ -149,6 +149,9 @@ pub(crate) struct JointInfo {
     /// Tree joints: δ₀ (minus body frame) and B₀.
     pub delta0: Vector3<f64>,
     pub b0: EulerParams,
+    /// The child pin at q = 0 in the parent frame, B₀ z₊ (the universal joint's
+    /// second axis; computed once).
+    pub axis_child0: Vector3<f64>,
 }
 
 /// Columns of H and D at the joint point (global components, [linear; angular]) and

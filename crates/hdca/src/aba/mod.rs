@@ -112,7 +112,7 @@ impl Aba {
                 driver: d.name.clone(),
             });
         }
-        let tree = Hdca::new(
+        let mut tree = Hdca::new(
             model.clone(),
             HdcaParams {
                 par: mbs_linalg::Par::Seq,
@@ -120,6 +120,7 @@ impl Aba {
                 ..HdcaParams::default()
             },
         )?;
+        tree.assembly_inertias = false;
         Ok(Self {
             art: vec![Articulated::default(); model.n_bodies()],
             tree,

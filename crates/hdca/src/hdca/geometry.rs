@@ -77,8 +77,7 @@ impl Hdca {
             };
             let qj = &q[j.q_off..j.q_off + j.kind.n_coords()];
             let axis = j.axes_minus.column(2).into_owned();
-            let axis_child0 = rotation(&j.b0) * j.axes_plus.column(2);
-            let rel = joint::relative_rotation(j.kind, &axis, &axis_child0, qj);
+            let rel = joint::relative_rotation(j.kind, &axis, &j.axis_child0, qj);
             let e = euler_params::product(&euler_params::product(&ep, &rel), &j.b0);
             let a = rotation(&e);
             let link = joint::link_rotation(j.kind, qj);
@@ -93,9 +92,11 @@ impl Hdca {
             be.a = a;
             be.r = r;
             be.jg = jg;
-            let bi = &mut self.inertia[b];
-            bi.r = r;
-            bi.jinv = a * self.jinv_body[b] * a.transpose();
+            if self.assembly_inertias {
+                let bi = &mut self.inertia[b];
+                bi.r = r;
+                bi.jinv = a * self.jinv_body[b] * a.transpose();
+            }
         }
     }
 

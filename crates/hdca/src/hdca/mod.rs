@@ -114,6 +114,9 @@ pub struct Hdca {
     sigma: Vec<f64>,
     /// sᵢ of the scaled momenta p̃ᵢ = pᵢ / sᵢ (all 1 without scaling).
     p_scale: Vec<f64>,
+    /// Whether [`Hdca::positions`] updates the assembly's inverse inertias (the
+    /// articulated-body front-end, which never assembles, turns it off).
+    pub(crate) assembly_inertias: bool,
     /// The momenta p of the last evaluation (unscaled).
     p: Vec<f64>,
     u: Vec<f64>,
@@ -198,6 +201,7 @@ impl Hdca {
                 // the link δ₀ of length L and its frame [t₁⁰ t₂⁰ n⁰] (module `joint`)
                 (delta0, axes_minus) = link_frame(&jt.name, delta0, *length)?;
             }
+            let b0 = euler_params::product(&euler_params::conjugate(&em), &ep);
             joints.push(JointInfo {
                 kind,
                 tree,
@@ -213,7 +217,8 @@ impl Hdca {
                 u_off: uo,
                 s_off,
                 delta0,
-                b0: euler_params::product(&euler_params::conjugate(&em), &ep),
+                b0,
+                axis_child0: rotation(&b0) * mk_plus.orientation.column(2),
             });
         }
         // Base-body case (a): a virtual 6-DOF joint from ground to the root of every
@@ -238,6 +243,7 @@ impl Hdca {
                 s_off: n_sigma,
                 delta0: Vector3::zeros(),
                 b0: init.euler_params(b),
+                axis_child0: rotation(&init.euler_params(b)).column(2).into_owned(),
             });
             n_q += 7;
             n_p += 6;
@@ -307,6 +313,7 @@ impl Hdca {
             joints,
             sigma: vec![0.0; n_sigma],
             p_scale: vec![1.0; n_p],
+            assembly_inertias: true,
             p: vec![0.0; n_p],
             u: vec![0.0; n_p],
             acc: vec![Vector6::zeros(); nb],

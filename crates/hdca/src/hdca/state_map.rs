@@ -47,13 +47,12 @@ impl Hdca {
             );
             let point = rc + rotation(&ec) * j.rho_plus;
             let offset = rotation(&ep).transpose() * (point - rp) - j.rho_minus;
-            let axis_child0 = rotation(&j.b0) * j.axes_plus.column(2);
             let nq = j.kind.n_coords();
             joint::coords_from_pose(
                 j,
                 &rel,
                 &offset,
-                &axis_child0,
+                &j.axis_child0,
                 &mut y[j.q_off..j.q_off + nq],
             );
         }
