@@ -12,10 +12,15 @@
 //!
 //! Measured for the table (quick mode, 2 cores): small closed loops (five-bar,
 //! singular N-four-bar, Bricard, Andrew's squeezer, spatial slider-crank):
-//! `alf-dca-proj` + Adams is within 1.5× of the fastest accurate run on every one,
+//! `alf-dca-proj` + DOP853 has the smallest worst case (2.6–3.0× the fastest accurate
+//! run of a mechanism, against 5.3–6.1× for `alf-dca-proj` + Adams, in two runs),
 //! while `hdca` is 6.7× slower on the N-four-bar through its singular
 //! configurations; the 64-body loop: `hdca` + RK45 3.9× faster than `alf-dca-proj`;
-//! open chains: `hdca` (O(n), no loop-closure iterations).
+//! the 16-link chain: `aba` + Adams, the O(n) articulated-body algorithm in joint
+//! coordinates, 10.6× faster than `hdca` + Adams (on the 256-link chain of the peers
+//! suite, 10 s: `aba` + DOP853 at 1e-8 reaches an energy error of 1e-6 J in ≈ 1.6 s,
+//! `hdca` + DOP853 needs rtol 1e-10 and ≈ 8–10 s). Open trees with time drivers
+//! (which `aba` and `hdca` refuse) fall back to `alf-dca-proj`.
 //!
 //! When the class's method cannot build the model (e.g. `hdca` refuses a joint
 //! kind), the next method of [`MechanismClass::candidates`] is taken and the
@@ -89,11 +94,11 @@ impl IntegratorKind {
 /// The recommended method name and integrator per class (see the module doc for the
 /// measurements behind each row).
 pub const RECOMMENDED: [(MechanismClass, &str, IntegratorKind); 4] = [
-    (MechanismClass::Tree, "hdca", IntegratorKind::Adams),
+    (MechanismClass::Tree, "aba", IntegratorKind::Adams),
     (
         MechanismClass::SmallLoop,
         "alf-dca-proj",
-        IntegratorKind::Adams,
+        IntegratorKind::Dop853,
     ),
     (MechanismClass::LargeLoop, "hdca", IntegratorKind::Rk45),
     (
