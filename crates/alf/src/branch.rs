@@ -12,18 +12,16 @@
 //! below the rank at the initial state (the model's own redundant rows are part of
 //! that initial rank deficit and never trigger it).
 //!
-//! An open tree of lower-pair joints (no cut joint, no driver) cannot lose rank: with
-//! rows ordered by tree joint and columns by its child body, Φ_q is block lower
-//! triangular (a joint's rows involve its child and the child's parent, which comes
-//! earlier), and each diagonal block — a lower pair's rows with respect to its child's
-//! pose, plus the child's Euler-parameter normalization — has full row rank wherever
-//! the joint holds. The guard then watches nothing and costs nothing; elsewhere its
+//! An open tree of lower-pair joints (no cut joint, no driver) cannot lose rank
+//! ([`mbs_constraints::full_rank_everywhere`]: Φ_q is block triangular with full-rank
+//! diagonal blocks). The guard then watches nothing and costs nothing; elsewhere its
 //! Gram–Schmidt costs O(m² n) per accepted step, which dominates the sparse
 //! backends' O(n) evaluations on large closed loops.
 
 use std::sync::Arc;
 
-use mbs_model::{JointKind, Model};
+use mbs_constraints::full_rank_everywhere;
+use mbs_model::Model;
 
 use crate::descriptor::{Descriptor, Level};
 use crate::error::AlfError;
@@ -83,24 +81,6 @@ impl BranchGuard {
         }
         Ok(())
     }
-}
-
-/// An open tree (no cut joint) of lower pairs without drivers: Φ_q is block
-/// triangular with full-rank diagonal blocks (module doc), so its rank never drops.
-fn full_rank_everywhere(model: &Model) -> bool {
-    model.topology().cut_joints().is_empty()
-        && model.drivers().is_empty()
-        && model.joints().iter().all(|j| {
-            matches!(
-                j.kind,
-                JointKind::Spherical
-                    | JointKind::Universal
-                    | JointKind::Revolute
-                    | JointKind::Cylindrical
-                    | JointKind::Prismatic
-                    | JointKind::Rigid
-            ) || matches!(j.kind, JointKind::Distance { length } if length > 0.0)
-        })
 }
 
 /// Relative size below which a row of Φ_q counts as dependent on the others: the

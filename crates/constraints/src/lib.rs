@@ -77,7 +77,7 @@ pub use error::ConstraintError;
 pub use forces::MIN_SPRING_LENGTH;
 pub use frame::{BodyFrame, frame_of, update_frames};
 pub use mass::MassBlock;
-pub use mobility::{Mobility, dependent_rows, mobility, mobility_with};
+pub use mobility::{Mobility, dependent_rows, full_rank_everywhere, mobility, mobility_with};
 pub use power::ElementPowers;
 pub use reactions::{
     Reaction, RelativeMotion, driver_effort, driver_markers, marker_pose, reaction, relative_motion,

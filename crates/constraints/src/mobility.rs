@@ -12,7 +12,7 @@
 //!
 //! A singular value σ counts toward the rank when σ > tol · max(1, σ_max).
 
-use mbs_model::{Layout, Model, State};
+use mbs_model::{JointKind, Layout, Model, State};
 use nalgebra::DMatrix;
 
 use crate::assembly::{ConstraintSource, SystemLayout};
@@ -70,6 +70,31 @@ pub fn dependent_rows(m: &DMatrix<f64>, threshold: f64) -> Vec<usize> {
         }
     }
     dependent
+}
+
+/// Whether Φ_q of `model` has full row rank at every configuration that satisfies
+/// its joints, by structure: an open tree (no cut joint) of lower pairs (spherical,
+/// universal, revolute, cylindrical, prismatic, rigid, distance with L > 0) without
+/// drivers. With rows ordered by tree joint and columns by its child body, Φ_q is
+/// block lower triangular (a joint's rows involve its child and the child's parent,
+/// which comes earlier), and each diagonal block — a lower pair's rows with respect
+/// to its child's pose, plus the child's Euler-parameter normalization — has full
+/// row rank wherever the joint holds. Such a model has no singular configuration:
+/// rank watches can skip it.
+pub fn full_rank_everywhere(model: &Model) -> bool {
+    model.topology().cut_joints().is_empty()
+        && model.drivers().is_empty()
+        && model.joints().iter().all(|j| {
+            matches!(
+                j.kind,
+                JointKind::Spherical
+                    | JointKind::Universal
+                    | JointKind::Revolute
+                    | JointKind::Cylindrical
+                    | JointKind::Prismatic
+                    | JointKind::Rigid
+            ) || matches!(j.kind, JointKind::Distance { length } if length > 0.0)
+        })
 }
 
 fn rank(m: &DMatrix<f64>, tol: f64) -> usize {

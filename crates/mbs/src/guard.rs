@@ -33,7 +33,8 @@
 //!
 //! Both are measured at the output samples only, so their cost does not grow with the
 //! number of steps (models of more than [`SVD_BODY_LIMIT`] bodies skip the
-//! singular-configuration watch).
+//! singular-configuration watch, and so do open trees of lower pairs without drivers,
+//! which have no singular configuration: [`mbs_constraints::full_rank_everywhere`]).
 
 use mbs_constraints::{SystemLayout, Workspace};
 use mbs_model::{ForceElement, Layout, Model, State};
@@ -125,8 +126,10 @@ impl Guard {
             t_max: 0.0,
             v_min: f64::INFINITY,
             v_max: f64::NEG_INFINITY,
-            singular: (model.n_bodies() <= SVD_BODY_LIMIT && !model.joints().is_empty())
-                .then(|| SingularWatch::new(model)),
+            singular: (model.n_bodies() <= SVD_BODY_LIMIT
+                && !model.joints().is_empty()
+                && !mbs_constraints::full_rank_everywhere(model))
+            .then(|| SingularWatch::new(model)),
         }
     }
 

@@ -226,9 +226,9 @@ impl LineChart {
             .and_then(|e| e.to_str())
             .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
         let res = if svg {
-            self.draw(SVGBackend::new(path, SIZE).into_drawing_area())
+            self.draw(SVGBackend::new(path, self.size()).into_drawing_area())
         } else {
-            self.draw(BitMapBackend::new(path, SIZE).into_drawing_area())
+            self.draw(BitMapBackend::new(path, self.size()).into_drawing_area())
         };
         res.map_err(|m| Error::output(path, m))
     }
@@ -336,6 +336,22 @@ impl LineChart {
             }
         }
         Ok(())
+    }
+
+    /// Picture size: [`SIZE`], taller when the legend needs more lines than fit
+    /// beside the data (the legend is never cut off).
+    fn size(&self) -> (u32, u32) {
+        if !self.has_legend() {
+            return SIZE;
+        }
+        let lines: usize = self
+            .series
+            .iter()
+            .map(|s| wrap(&s.label, LEGEND_CHARS).len())
+            .sum();
+        let title = 14 + (TITLE_FONT + 6) * wrap(&self.title, TITLE_CHARS).len() as u32;
+        let legend = 30 + (LEGEND_FONT + 7) * lines as u32 + 3 * self.series.len() as u32 + 20;
+        (SIZE.0, SIZE.1.max(title + legend))
     }
 
     /// The legend panel: one entry per series (its line, and its marker where the

@@ -201,6 +201,12 @@ pub fn per_rhs_scaling(t: &mut Table, method: &str) -> serde_json::Value {
         return data.into();
     };
     for family in ["chain", "ladder"] {
+        if let Some(why) =
+            generate(family, SIZES[0]).and_then(|model| crate::runner::not_applicable(&m, &model))
+        {
+            t.note(format!("{method} on the {family}: {why}"));
+            continue;
+        }
         let (mut xs, mut ys) = (Vec::new(), Vec::new());
         for &n in &SIZES {
             let Some(model) = generate(family, n) else {
