@@ -301,6 +301,8 @@ fn cli_step_limit_is_exit_1_with_partial_files() {
     let (code, err) = mbs(&[
         "run",
         "five-bar",
+        "--integrator",
+        "rk45",
         "--rtol",
         "1e-10",
         "--max-steps",
