@@ -47,7 +47,7 @@ use mbs_constraints::joints::{Freedoms, NoFreedoms};
 use mbs_integrators::{OdeSystem, SystemError};
 use mbs_model::Model;
 
-use crate::hdca::Hdca;
+use crate::hdca::{Hdca, TreeColumns};
 use crate::params::HdcaParams;
 
 mod error;
@@ -59,7 +59,7 @@ mod sweeps;
 
 pub use error::AbaError;
 pub use params::AbaParams;
-use spatial::Articulated;
+use spatial::{Articulated, Column};
 
 /// Counters of an [`Aba`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -76,6 +76,14 @@ pub struct Aba {
     tree: Hdca,
     /// Per body: the sweeps' quantities.
     art: Vec<Articulated>,
+    /// Per quasi-velocity (index in u): the joint columns of the sweeps.
+    cols: Vec<Column>,
+    /// The bodies' Cholesky factors of D (n_f × n_f each, column-major, packed).
+    chol: Vec<f64>,
+    /// Offset of body b's factor in `chol`.
+    chol_off: Vec<usize>,
+    /// The joint columns being evaluated (reused: not zeroed per joint).
+    scratch: TreeColumns,
     params: AbaParams,
     stats: AbaStats,
 }
@@ -121,8 +129,19 @@ impl Aba {
             },
         )?;
         tree.assembly_inertias = false;
+        let mut chol_off = Vec::with_capacity(model.n_bodies());
+        let mut len = 0;
+        for b in 0..model.n_bodies() {
+            chol_off.push(len);
+            let nf = tree.joints[tree.parent_joint[b]].nf;
+            len += nf * nf;
+        }
         Ok(Self {
             art: vec![Articulated::default(); model.n_bodies()],
+            cols: vec![Column::default(); tree.n_momenta()],
+            chol: vec![0.0; len],
+            chol_off,
+            scratch: TreeColumns::zeroed(),
             tree,
             params,
             stats: AbaStats::default(),

@@ -54,8 +54,9 @@ pub(crate) fn twist_at_centre(v: &Vector6<f64>, r: &Vector3<f64>) -> Vector6<f64
 }
 
 /// Per-body quantities of one evaluation of the articulated-body algorithm
-/// (Featherstone 2008, Table 7.1), all at the origin; `l`, `uj` and `u` are n_f
-/// entries of the body's tree joint (n_f ≤ 6, stack storage).
+/// (Featherstone 2008, Table 7.1), all at the origin. The joint's columns are in
+/// [`Column`]s and its Cholesky factor in a packed buffer, both sized by n_f, so
+/// one body's data is a few cache lines (the sweeps stream them at n ≈ 10³–10⁴).
 #[derive(Clone, Debug)]
 pub(crate) struct Articulated {
     /// Spatial velocity V.
@@ -66,12 +67,6 @@ pub(crate) struct Articulated {
     pub ia: Matrix6<f64>,
     /// Articulated bias force pᴬ.
     pub pa: Vector6<f64>,
-    /// U = Iᴬ H⁰ (n_f columns).
-    pub u: [Vector6<f64>; 6],
-    /// Cholesky factor L of D = H⁰ᵀ U (column-major, leading dimension 6).
-    pub l: [f64; 36],
-    /// u_j = −H⁰ᵀ pᴬ (no joint force beyond the force elements).
-    pub uj: [f64; 6],
     /// Spatial acceleration A.
     pub a: Vector6<f64>,
 }
@@ -83,10 +78,32 @@ impl Default for Articulated {
             c: Vector6::zeros(),
             ia: Matrix6::zeros(),
             pa: Vector6::zeros(),
-            u: [Vector6::zeros(); 6],
-            l: [0.0; 36],
-            uj: [0.0; 6],
             a: Vector6::zeros(),
+        }
+    }
+}
+
+/// Per joint quasi-velocity (one column of the body's tree joint, at the index of
+/// its rate in u): H⁰'s column, its rate, U = Iᴬ H⁰'s column and u_j's entry.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Column {
+    /// Column of H⁰ (motion subspace at the origin).
+    pub h: Vector6<f64>,
+    /// Its rate Ḣ⁰.
+    pub h_dot: Vector6<f64>,
+    /// Column of U = Iᴬ H⁰.
+    pub u: Vector6<f64>,
+    /// Entry of u_j = −H⁰ᵀ pᴬ (no joint force beyond the force elements).
+    pub uj: f64,
+}
+
+impl Default for Column {
+    fn default() -> Self {
+        Self {
+            h: Vector6::zeros(),
+            h_dot: Vector6::zeros(),
+            u: Vector6::zeros(),
+            uj: 0.0,
         }
     }
 }

@@ -46,7 +46,7 @@ impl Aba {
     pub fn to_state(&mut self, t: f64, y: &[f64]) -> Result<State, AbaError> {
         self.check_dim(y.len())?;
         let nq = self.n_coords();
-        self.velocities(&y[..nq], &y[nq..]);
+        self.outward(&y[..nq], &y[nq..], None);
         let h = &self.tree;
         let nb = h.bodies.len();
         let mut s = State::zeros(Layout::EulerParamsPdot, nb);
@@ -63,7 +63,7 @@ impl Aba {
     pub fn energy(&mut self, t: f64, y: &[f64]) -> Result<f64, AbaError> {
         self.check_dim(y.len())?;
         let nq = self.n_coords();
-        self.velocities(&y[..nq], &y[nq..]);
+        self.outward(&y[..nq], &y[nq..], None);
         let h = &mut self.tree;
         h.loads(t)?;
         let kin: f64 = (0..h.bodies.len())

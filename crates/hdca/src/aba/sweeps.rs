@@ -1,12 +1,14 @@
 //! The three sweeps of the articulated-body algorithm (Featherstone 2008, Table 7.1;
-//! module docs of [`crate::Aba`] for the form at the origin).
+//! module docs of [`crate::Aba`] for the form at the origin). Sweep 1 does all of a
+//! body's outward work (pose, H⁰, V, Ḣ⁰, c, q̇, Iᴬ, pᴬ) in one visit, so each sweep
+//! streams the per-body data once.
 
 use mbs_linalg::small::{cholesky_forward, cholesky_in_place, cholesky_solve};
 use nalgebra::Vector6;
 
 use super::spatial::{cross_force, inertia_at_origin, twist_at_centre};
 use super::{Aba, AbaError};
-use crate::joint::{self, JointCoords, ang3, lin3, sv};
+use crate::joint::{self, JointCoords, ang3, lin3, motion_at_origin, motion_at_origin_dot, sv};
 
 impl Aba {
     /// y' = f(t, y) (the same as [`mbs_integrators::OdeSystem::rhs`], typed error).
@@ -24,21 +26,12 @@ impl Aba {
             .into());
         }
         self.stats.rhs_evaluations += 1;
-        self.kinematics(t, y)?;
         let (q, u) = y.split_at(nq);
         let (qd, ud) = dydt.split_at_mut(nq);
-        let h = &self.tree;
-        for j in h.joints.iter().filter(|j| j.tree && j.nf > 0) {
-            let (_, ap) = h.body_pose(j.minus);
-            let n = j.kind.n_coords();
-            joint::coord_rates(
-                j,
-                &q[j.q_off..j.q_off + n],
-                &u[j.u_off..j.u_off + j.nf],
-                &ap,
-                &mut qd[j.q_off..j.q_off + n],
-            );
-        }
+        self.outward(q, u, Some(qd));
+        // the applied loads about the origin (force elements, gravity): they read
+        // every body's twist, so they follow sweep 1
+        self.tree.loads(t)?;
         self.articulated_inertias(t)?;
         self.accelerations_pass(ud);
         if let Some(x) = dydt.iter().position(|x| !x.is_finite()) {
@@ -55,70 +48,104 @@ impl Aba {
         Ok(())
     }
 
-    /// Sweep 1 (root → tip): poses, H⁰, velocities V, the geometry's rates Ḣ⁰, the
-    /// bias accelerations c, the loads Q and the bodies' Iᴬ = I_O, pᴬ = V ×* I_O V − Q.
-    pub(super) fn kinematics(&mut self, t: f64, y: &[f64]) -> Result<(), AbaError> {
-        let nq = self.n_coords();
-        let (q, u) = y.split_at(nq);
-        self.velocities(q, u);
-        let h = &mut self.tree;
-        h.motion_subspaces(true);
-        h.loads(t)?;
-        for &b in &h.tree_order {
+    /// Sweep 1 (root → tip), one body at a time: its pose, H⁰ and V = V_p + H⁰ u
+    /// (with the centre-of-mass twist the loads read); with `qd` also the joint's
+    /// coordinate rates q̇, Ḣ⁰, the bias acceleration c = Ḣ⁰ u, Iᴬ = I_O and
+    /// pᴬ = V ×* (I_O V) (the loads are taken off in sweep 2).
+    pub(super) fn outward(&mut self, q: &[f64], u: &[f64], mut qd: Option<&mut [f64]>) {
+        let Self {
+            tree: h,
+            art,
+            cols,
+            scratch,
+            ..
+        } = self;
+        for i in 0..h.tree_order.len() {
+            let b = h.tree_order[i];
+            h.place_body(b, q);
             let k = h.parent_joint[b];
-            let (j, je) = (&h.joints[k], &h.jev[k]);
+            let (nf, u_off) = (h.joints[k].nf, h.joints[k].u_off);
+            let mut v = h.parent_body[b].map_or_else(Vector6::zeros, |p| art[p].v);
+            if nf > 0 {
+                // the columns at the new poses (their rates are redone below, once
+                // this body's twist is known)
+                h.tree_columns(k, scratch);
+                for a in 0..nf {
+                    let col = &mut cols[u_off + a];
+                    col.h = motion_at_origin(&scratch.hl[a], &scratch.point);
+                    v += col.h * u[u_off + a];
+                }
+            }
+            art[b].v = v;
+            h.vel[b] = twist_at_centre(&v, &h.bodies[b].r);
+            let Some(qd) = qd.as_deref_mut() else {
+                continue;
+            };
             let mut c = Vector6::zeros();
-            for a in 0..j.nf {
-                c += je.hm_dot[a] * u[j.u_off + a];
+            if nf > 0 {
+                h.tree_columns(k, scratch);
+                for a in 0..nf {
+                    let col = &mut cols[u_off + a];
+                    col.h_dot = motion_at_origin_dot(
+                        &scratch.hl[a],
+                        &scratch.hr[a],
+                        &scratch.point,
+                        &scratch.point_dot,
+                    );
+                    c += col.h_dot * u[u_off + a];
+                }
+                let j = &h.joints[k];
+                let (_, ap) = h.body_pose(j.minus);
+                let n = j.kind.n_coords();
+                joint::coord_rates(
+                    j,
+                    &q[j.q_off..j.q_off + n],
+                    &u[u_off..u_off + nf],
+                    &ap,
+                    &mut qd[j.q_off..j.q_off + n],
+                );
             }
             let be = &h.bodies[b];
             let m = h.model().bodies()[b].mass;
-            let ab = &mut self.art[b];
+            let ab = &mut art[b];
             ab.c = c;
             ab.ia = inertia_at_origin(m, &be.r, &be.jg);
             // momentum about the origin [m ṙ; J_g ω + r × m ṙ]
             let cm = &h.vel[b];
             let l = m * lin3(cm);
             let p = sv(&l, &(be.jg * ang3(cm) + be.r.cross(&l)));
-            ab.pa = cross_force(&ab.v, &p) - h.acc[b];
-        }
-        Ok(())
-    }
-
-    /// Poses, H⁰ and the spatial velocities V (and the centre-of-mass twists the
-    /// geometry's rates and the loads read) from (q, u).
-    pub(super) fn velocities(&mut self, q: &[f64], u: &[f64]) {
-        let h = &mut self.tree;
-        h.positions(q);
-        h.motion_subspaces(false);
-        for &b in &h.tree_order {
-            let k = h.parent_joint[b];
-            let (j, je) = (&h.joints[k], &h.jev[k]);
-            let mut v = h.parent_body[b].map_or_else(Vector6::zeros, |p| self.art[p].v);
-            for a in 0..j.nf {
-                v += je.hm[a] * u[j.u_off + a];
-            }
-            self.art[b].v = v;
-            h.vel[b] = twist_at_centre(&v, &h.bodies[b].r);
+            ab.pa = cross_force(&v, &p);
         }
     }
 
-    /// Sweep 2 (tip → root): U, D = L Lᵀ, u_j, and the articulated inertia and bias
-    /// force passed to the parent.
+    /// Sweep 2 (tip → root): the body's load taken off pᴬ, then U, D = L Lᵀ, u_j, and
+    /// the articulated inertia and bias force passed to the parent.
     fn articulated_inertias(&mut self, t: f64) -> Result<(), AbaError> {
-        let h = &self.tree;
+        let Self {
+            tree: h,
+            art,
+            cols,
+            chol,
+            chol_off,
+            ..
+        } = self;
         for &b in h.tree_order.iter().rev() {
             let k = h.parent_joint[b];
-            let (nf, je) = (h.joints[k].nf, &h.jev[k]);
-            let ab = &mut self.art[b];
+            let (nf, u_off) = (h.joints[k].nf, h.joints[k].u_off);
+            let ab = &mut art[b];
+            ab.pa -= h.acc[b];
+            let cs = &mut cols[u_off..u_off + nf];
+            for col in cs.iter_mut() {
+                col.u = ab.ia * col.h;
+                col.uj = -col.h.dot(&ab.pa);
+            }
+            let l = &mut chol[chol_off[b]..chol_off[b] + nf * nf];
             for a in 0..nf {
-                ab.u[a] = ab.ia * je.hm[a];
-                ab.uj[a] = -je.hm[a].dot(&ab.pa);
                 for r in a..nf {
-                    ab.l[r + 6 * a] = je.hm[r].dot(&ab.u[a]);
+                    l[r + nf * a] = cs[r].h.dot(&cs[a].u);
                 }
             }
-            if cholesky_in_place(&mut ab.l, 6, nf, 0.0).is_err() {
+            if cholesky_in_place(l, nf, nf, 0.0).is_err() {
                 return Err(AbaError::SingularJointInertia {
                     t,
                     joint: h.model().joints().get(k).map_or_else(
@@ -136,15 +163,18 @@ impl Aba {
             let mut row = [0.0; 6];
             for r in 0..6 {
                 for a in 0..nf {
-                    row[a] = ab.u[a][r];
+                    row[a] = cs[a].u[r];
                 }
-                cholesky_forward(&ab.l, 6, nf, &mut row);
+                cholesky_forward(l, nf, nf, &mut row);
                 for a in 0..nf {
                     g[a][r] = row[a];
                 }
             }
-            let mut z = ab.uj;
-            cholesky_forward(&ab.l, 6, nf, &mut z);
+            let mut z = [0.0; 6];
+            for a in 0..nf {
+                z[a] = cs[a].uj;
+            }
+            cholesky_forward(l, nf, nf, &mut z);
             let mut ia = ab.ia;
             let mut pa = ab.pa;
             for a in 0..nf {
@@ -152,7 +182,7 @@ impl Aba {
                 pa += g[a] * z[a];
             }
             pa += ia * ab.c;
-            let parent = &mut self.art[p];
+            let parent = &mut art[p];
             parent.ia += ia;
             parent.pa += pa;
         }
@@ -164,20 +194,21 @@ impl Aba {
         let h = &self.tree;
         for &b in &h.tree_order {
             let k = h.parent_joint[b];
-            let (j, je) = (&h.joints[k], &h.jev[k]);
+            let (nf, u_off) = (h.joints[k].nf, h.joints[k].u_off);
             let mut acc = h.parent_body[b].map_or_else(Vector6::zeros, |p| self.art[p].a);
-            let ab = &mut self.art[b];
-            acc += ab.c;
+            acc += self.art[b].c;
+            let cs = &self.cols[u_off..u_off + nf];
             let mut x = [0.0; 6];
-            for a in 0..j.nf {
-                x[a] = ab.uj[a] - ab.u[a].dot(&acc);
+            for a in 0..nf {
+                x[a] = cs[a].uj - cs[a].u.dot(&acc);
             }
-            cholesky_solve(&ab.l, 6, j.nf, &mut x);
-            for a in 0..j.nf {
-                acc += je.hm[a] * x[a];
-                ud[j.u_off + a] = x[a];
+            let off = self.chol_off[b];
+            cholesky_solve(&self.chol[off..off + nf * nf], nf, nf, &mut x);
+            for a in 0..nf {
+                acc += cs[a].h * x[a];
+                ud[u_off + a] = x[a];
             }
-            ab.a = acc;
+            self.art[b].a = acc;
         }
     }
 }

@@ -35,19 +35,19 @@ struct JointFrame {
 }
 
 /// A tree joint's H and D columns at its handle point and their rates.
-struct TreeColumns {
-    nf: usize,
+pub(crate) struct TreeColumns {
+    pub nf: usize,
     nc: usize,
-    point: Vector3<f64>,
-    point_dot: Vector3<f64>,
-    hl: [Vector6<f64>; 6],
-    hr: [Vector6<f64>; 6],
+    pub point: Vector3<f64>,
+    pub point_dot: Vector3<f64>,
+    pub hl: [Vector6<f64>; 6],
+    pub hr: [Vector6<f64>; 6],
     dl: [Vector6<f64>; 6],
     dr: [Vector6<f64>; 6],
 }
 
 impl TreeColumns {
-    fn zeroed() -> Self {
+    pub(crate) fn zeroed() -> Self {
         let z = [Vector6::zeros(); 6];
         Self {
             nf: 0,
@@ -65,38 +65,43 @@ impl TreeColumns {
 impl Hdca {
     /// Body poses from the joint coordinates, along the spanning tree.
     pub(crate) fn positions(&mut self, q: &[f64]) {
-        for &b in &self.tree_order {
-            let j = &self.joints[self.parent_joint[b]];
-            let (rp, ep, ap) = match self.parent_body[b] {
-                None => (
-                    Vector3::zeros(),
-                    euler_params::identity(),
-                    Matrix3::identity(),
-                ),
-                Some(p) => (self.bodies[p].r, self.bodies[p].e, self.bodies[p].a),
-            };
-            let qj = &q[j.q_off..j.q_off + j.kind.n_coords()];
-            let axis = j.axes_minus.column(2).into_owned();
-            let rel = joint::relative_rotation(j.kind, &axis, &j.axis_child0, qj);
-            let e = euler_params::product(&euler_params::product(&ep, &rel), &j.b0);
-            let a = rotation(&e);
-            let link = joint::link_rotation(j.kind, qj);
-            let point =
-                rp + ap * (j.rho_minus + joint::offset(j.kind, &axis, &j.delta0, &link, qj));
-            self.link_rot[self.parent_joint[b]] = link;
-            let r = point - a * j.rho_plus;
-            let body = &self.model.bodies()[b];
-            let jg = a * body.inertia * a.transpose();
-            let be = &mut self.bodies[b];
-            be.e = e;
-            be.a = a;
-            be.r = r;
-            be.jg = jg;
-            if self.assembly_inertias {
-                let bi = &mut self.inertia[b];
-                bi.r = r;
-                bi.jinv = a * self.jinv_body[b] * a.transpose();
-            }
+        for i in 0..self.tree_order.len() {
+            self.place_body(self.tree_order[i], q);
+        }
+    }
+
+    /// The pose of body `b` from its parent's pose and its tree joint's coordinates
+    /// (one step of [`Hdca::positions`]: the parent must be placed).
+    pub(crate) fn place_body(&mut self, b: usize, q: &[f64]) {
+        let j = &self.joints[self.parent_joint[b]];
+        let (rp, ep, ap) = match self.parent_body[b] {
+            None => (
+                Vector3::zeros(),
+                euler_params::identity(),
+                Matrix3::identity(),
+            ),
+            Some(p) => (self.bodies[p].r, self.bodies[p].e, self.bodies[p].a),
+        };
+        let qj = &q[j.q_off..j.q_off + j.kind.n_coords()];
+        let axis = j.axes_minus.column(2).into_owned();
+        let rel = joint::relative_rotation(j.kind, &axis, &j.axis_child0, qj);
+        let e = euler_params::product(&euler_params::product(&ep, &rel), &j.b0);
+        let a = rotation(&e);
+        let link = joint::link_rotation(j.kind, qj);
+        let point = rp + ap * (j.rho_minus + joint::offset(j.kind, &axis, &j.delta0, &link, qj));
+        self.link_rot[self.parent_joint[b]] = link;
+        let r = point - a * j.rho_plus;
+        let body = &self.model.bodies()[b];
+        let jg = a * body.inertia * a.transpose();
+        let be = &mut self.bodies[b];
+        be.e = e;
+        be.a = a;
+        be.r = r;
+        be.jg = jg;
+        if self.assembly_inertias {
+            let bi = &mut self.inertia[b];
+            bi.r = r;
+            bi.jinv = a * self.jinv_body[b] * a.transpose();
         }
     }
 
@@ -210,29 +215,6 @@ impl Hdca {
         }
     }
 
-    /// H⁰ (motion type at the origin) of the tree joints only, or with `rates` its
-    /// rate Ḣ⁰ from the current twists (after a pass without at the same poses): what
-    /// the articulated-body sweeps read (no D, no force-type columns, no copies of
-    /// the joint-point columns).
-    pub(crate) fn motion_subspaces(&mut self, rates: bool) {
-        let mut c = TreeColumns::zeroed();
-        for k in 0..self.joints.len() {
-            if !self.joints[k].tree || self.joints[k].nf == 0 {
-                continue;
-            }
-            self.tree_columns(k, &mut c);
-            let je = &mut self.jev[k];
-            je.nf = c.nf;
-            for a in 0..c.nf {
-                if rates {
-                    je.hm_dot[a] = motion_at_origin_dot(&c.hl[a], &c.hr[a], &c.point, &c.point_dot);
-                } else {
-                    je.hm[a] = motion_at_origin(&c.hl[a], &c.point);
-                }
-            }
-        }
-    }
-
     /// Poses, handle point and twists at joint `k` (the common start of its columns).
     fn joint_frame(&self, k: usize) -> JointFrame {
         let j = &self.joints[k];
@@ -254,7 +236,7 @@ impl Hdca {
 
     /// H and D of tree joint `k` at its handle point, with their rates, into `c`
     /// (filled in place: the columns are not copied).
-    fn tree_columns(&self, k: usize, c: &mut TreeColumns) {
+    pub(crate) fn tree_columns(&self, k: usize, c: &mut TreeColumns) {
         let j = &self.joints[k];
         let JointFrame {
             rm,

@@ -58,7 +58,7 @@ use crate::params::HdcaParams;
 mod build;
 mod geometry;
 
-pub(crate) use geometry::Pass;
+pub(crate) use geometry::{Pass, TreeColumns};
 mod state_map;
 
 /// Counters of an [`Hdca`].
