@@ -127,8 +127,10 @@ fn measure(
     })
 }
 
-/// Wall time / RHS count of short RK45 runs of `method` on `model` (set-up included
-/// in the wall time: used only for front-ends without direct accelerations).
+/// Integration time / RHS count of short RK45 runs of `method` on `model` (the
+/// trajectory's wall time is the integration's: the front-end's set-up and the map
+/// from the absolute state are not in it; used only for front-ends without direct
+/// accelerations).
 fn rk45_per_rhs(method: &Method, model: &Model) -> Result<Timing, String> {
     let sim = mbs::Simulation::new(model.clone())
         .method(method.clone())
@@ -343,7 +345,7 @@ pub fn scaling(ctx: &mut Ctx) -> Suite {
                 setup.row(setup_row);
             }
         }
-        t.note("Cells: median (min–max) of at least 5 evaluations, 0.2 s of evaluations when they are fast. Exponent: least-squares slope of log(time) against log(n). Results do not depend on the thread count (see the consistency suite); the time may. HDCA (joint coordinates and momenta) and ABA (joint coordinates and rates): the wall time per RHS evaluation of short RK45 runs (integrator overhead and the run's set-up included). Natural partitioning: one evaluation (open-tree sweeps and cut joints); its Newton–Raphson position and velocity corrections after accepted steps are dense minimum-norm solves with Φ_q (O(m n) memory, O(m² n) time), which a run pays per step on top of this.");
+        t.note("Cells: median (min–max) of at least 5 evaluations, 0.2 s of evaluations when they are fast. Exponent: least-squares slope of log(time) against log(n). Results do not depend on the thread count (see the consistency suite); the time may. HDCA (joint coordinates and momenta) and ABA (joint coordinates and rates): the wall time per RHS evaluation of short RK45 runs (the integration's time: the integrator's own work included, the front-end's set-up and the state mapping not). Natural partitioning: one evaluation (open-tree sweeps and cut joints); its Newton–Raphson position and velocity corrections after accepted steps are dense minimum-norm solves with Φ_q (O(m n) memory, O(m² n) time), which a run pays per step on top of this.");
         s.tables.push(t);
         ctx.plot(
             &mut s,
