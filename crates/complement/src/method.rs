@@ -47,6 +47,13 @@ impl Params for NaturalParams {
         "natural-partitioning"
     }
 
+    /// The Newton–Raphson corrections' dense Φ_q (m × n) and minimum-norm work (two
+    /// more m × n and m × m).
+    fn dense_entries(&self, model: &Model) -> u128 {
+        let (n, m) = dense_dims(model);
+        3 * m * n + 2 * m * m
+    }
+
     fn build(&self, model: Arc<Model>) -> Result<Box<dyn Formulation>, FormulationError> {
         let sys = NaturalPartitioning::new(model.clone(), *self)
             .map_err(|e| FormulationError::invalid_input(e.to_string()))?;
@@ -57,6 +64,13 @@ impl Params for NaturalParams {
     fn paper_fixed_step_rule(&self, h: f64) -> IntegratorChoice {
         IntegratorChoice::Staggered { h }
     }
+}
+
+/// n = 7 coordinates per body and m constraint rows of `model`, for the dense-storage
+/// estimates.
+fn dense_dims(model: &Model) -> (u128, u128) {
+    let l = mbs_constraints::SystemLayout::new(model, mbs_model::Layout::EulerParamsPdot);
+    (l.n_q() as u128, l.n_rows() as u128)
 }
 
 /// Implicit rules: a Newton tolerance above the round-off of these right-hand sides
@@ -319,6 +333,13 @@ impl Params for ComplementParams {
             NullSpaceMethod::CoordinatePartitioning => "coordinate-partitioning",
             NullSpaceMethod::WangHuston => "wang-huston",
         }
+    }
+
+    /// M and the augmented mass matrix (n × n), the null-space basis (≤ n × n), Φ_q
+    /// and its working copy (m × n).
+    fn dense_entries(&self, model: &Model) -> u128 {
+        let (n, m) = dense_dims(model);
+        3 * n * n + 2 * m * n
     }
 
     fn build(&self, model: Arc<Model>) -> Result<Box<dyn Formulation>, FormulationError> {

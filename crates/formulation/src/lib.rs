@@ -25,6 +25,7 @@ mod divergence;
 pub mod drive;
 mod error;
 mod formulation;
+pub mod memory;
 /// Method parameters: [`Params`] and its `key=value` helpers (`params::preset`,
 /// `params::display`, …), a namespace since the helpers' names read as verbs of it.
 pub mod params;

@@ -182,6 +182,13 @@ pub trait Params: Clone + fmt::Debug + Send + Sync + 'static {
     /// [`display`]`(self)`); a model it cannot handle is
     /// [`crate::FormulationErrorKind::InvalidInput`], naming the element and why.
     fn build(&self, model: Arc<Model>) -> Result<Box<dyn Formulation>, FormulationError>;
+    /// Entries (f64) of the dense matrices of the model's size squared that the
+    /// formulation stores for `model`, for the memory check before it is built
+    /// ([`crate::memory`]; 0: storage that grows with the model, not its square).
+    fn dense_entries(&self, model: &Model) -> u128 {
+        let _ = model;
+        0
+    }
     /// The fixed-step rule of the method's paper with step `h` (the trapezoidal rule
     /// unless the paper uses another one).
     fn paper_fixed_step_rule(&self, h: f64) -> IntegratorChoice {
@@ -328,7 +335,8 @@ pub trait MethodParams: fmt::Debug + Send + Sync {
     fn specs(&self) -> Vec<ParamSpec>;
     /// [`display`].
     fn display(&self) -> String;
-    /// [`Params::build`].
+    /// [`Params::build`], after the memory check of [`Params::dense_entries`]
+    /// ([`crate::memory`]).
     fn build(&self, model: Arc<Model>) -> Result<Box<dyn Formulation>, FormulationError>;
     /// [`Params::paper_fixed_step_rule`].
     fn paper_fixed_step_rule(&self, h: f64) -> IntegratorChoice;
@@ -354,7 +362,14 @@ impl<P: Params> MethodParams for P {
     fn display(&self) -> String {
         display(self)
     }
+    /// Checks the dense storage against the available memory first
+    /// ([`crate::memory::check`]).
     fn build(&self, model: Arc<Model>) -> Result<Box<dyn Formulation>, FormulationError> {
+        crate::memory::check(
+            &display(self),
+            Params::dense_entries(self, &model),
+            crate::memory::available_bytes(),
+        )?;
         Params::build(self, model)
     }
     fn paper_fixed_step_rule(&self, h: f64) -> IntegratorChoice {

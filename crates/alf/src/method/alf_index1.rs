@@ -211,6 +211,15 @@ impl Params for AlfIndex1Params {
         Ok(Box::new(Runner::new(params::display(self), model, run)))
     }
 
+    /// The dense backend's M, Φ_q, leading and projection matrices; the sparse
+    /// backend's storage grows with the model.
+    fn dense_entries(&self, model: &Model) -> u128 {
+        match self.backend {
+            AlfBackend::Dense => super::kkt_entries(model),
+            AlfBackend::Sparse => 0,
+        }
+    }
+
     /// The implicit midpoint rule (Bayo–Ledesma, Table 1).
     fn paper_fixed_step_rule(&self, h: f64) -> IntegratorChoice {
         IntegratorChoice::Midpoint { h }

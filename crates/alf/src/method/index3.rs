@@ -54,6 +54,11 @@ impl Params for Index3Params {
         "alf-index3"
     }
 
+    /// M, the leading matrix, the tangent matrix and Φ_q (dense).
+    fn dense_entries(&self, model: &Model) -> u128 {
+        super::kkt_entries(model)
+    }
+
     fn build(&self, model: Arc<Model>) -> Result<Box<dyn Formulation>, FormulationError> {
         Ok(Box::new(Index3Run {
             name: params::display(self),

@@ -123,6 +123,18 @@ impl Params for LagrangeParams {
         {
             return Ok(Box::new(Runner::new(params::display(self), model, run)));
         }
+        if self.backend == AlfBackend::Sparse {
+            // the dense least-squares fallback of dependent rows: its storage is
+            // checked here (the facade checked the sparse estimate)
+            mbs_formulation::memory::check(
+                &format!(
+                    "{} (dense fallback for dependent rows)",
+                    params::display(self)
+                ),
+                super::kkt_entries(&model),
+                mbs_formulation::memory::available_bytes(),
+            )?;
+        }
         let formulation = crate::params::Formulation::Lagrange {
             baumgarte: self.baumgarte,
             // redundant constraints (every planar loop in 3-D) need the
@@ -145,6 +157,15 @@ impl Params for LagrangeParams {
             1e-12,
         );
         Ok(Box::new(Runner::new(params::display(self), model, run)))
+    }
+
+    /// The dense backend's M, Φ_q and KKT matrix; the sparse backend's storage grows
+    /// with the model (its dense fallback is checked when it is taken).
+    fn dense_entries(&self, model: &Model) -> u128 {
+        match self.backend {
+            AlfBackend::Dense => super::kkt_entries(model),
+            AlfBackend::Sparse => 0,
+        }
     }
 
     /// The implicit midpoint rule (Bayo–Ledesma, Table 1).

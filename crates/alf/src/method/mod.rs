@@ -36,6 +36,21 @@ fn sample_state(t: f64, q: &[f64], v: &[f64]) -> mbs_model::State {
 pub use lagrange::LagrangeParams;
 pub use penalty::PenaltyMethodParams;
 
+/// n = 7 coordinates per body and m constraint rows (Euler-parameter normalization
+/// included) of `model`, for the dense-storage estimates.
+fn dense_dims(model: &mbs_model::Model) -> (u128, u128) {
+    let l = mbs_constraints::SystemLayout::new(model, mbs_model::Layout::EulerParamsPdot);
+    (l.n_q() as u128, l.n_rows() as u128)
+}
+
+/// Dense storage of the KKT-based front-ends (entries): M (n × n), Φ_q (m × n) and
+/// the KKT matrix (n + m)² (Bayo–Ledesma eq 4) or the leading matrix and projection
+/// matrices of the same orders.
+fn kkt_entries(model: &mbs_model::Model) -> u128 {
+    let (n, m) = dense_dims(model);
+    n * n + m * n + (n + m) * (n + m)
+}
+
 #[cfg(test)]
 use crate::Index3Params;
 

@@ -129,6 +129,18 @@ impl Params for PenaltyMethodParams {
         Ok(Box::new(Runner::new(params::display(self), model, run)))
     }
 
+    /// The dense backend's Gᵀ (n × m), B (m × n) and A (m × m) of eq 5.5.5.2; the
+    /// preconditioned CG works on the sparse blocks.
+    fn dense_entries(&self, model: &Model) -> u128 {
+        match self.backend {
+            LambdaBackend::Dense => {
+                let (n, m) = super::dense_dims(model);
+                2 * m * n + m * m
+            }
+            LambdaBackend::Pcg(_) => 0,
+        }
+    }
+
     /// The two-stage staggered scheme (Chiou, sec 5.5).
     fn paper_fixed_step_rule(&self, h: f64) -> IntegratorChoice {
         IntegratorChoice::Staggered { h }

@@ -186,9 +186,24 @@ pub fn run_script(
     };
     let tail = echo.join().unwrap_or_default();
     if !status.success() {
-        return Err(format!("{status}: {tail}"));
+        return Err(format!("{}: {tail}", exit_reason(&status)));
     }
     let text =
         std::fs::read_to_string(&out_file).map_err(|e| format!("{}: {e}", out_file.display()))?;
     serde_json::from_str(&text).map_err(|e| format!("{}: {e}", out_file.display()))
+}
+
+/// The exit status in words: a SIGKILL we did not send (our time limit returns
+/// before this) comes from the kernel's out-of-memory killer.
+fn exit_reason(status: &std::process::ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if status.signal() == Some(9) {
+            return format!(
+                "{status}: killed by the kernel, most likely out of memory (see `dmesg`)"
+            );
+        }
+    }
+    status.to_string()
 }

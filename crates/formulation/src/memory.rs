@@ -1,0 +1,76 @@
+//! The memory check before a front-end is built. A formulation that stores dense
+//! matrices of the model's size squared says how many entries they take
+//! ([`crate::Params::dense_entries`]); when they would not fit in the memory the
+//! machine has available, the method is refused with an error naming it, the size
+//! and what to use instead, before anything is allocated — rather than the process
+//! being killed by the kernel with the session's results lost (a dense KKT matrix of
+//! a 4096-link chain takes ≈ 20 GB).
+
+use crate::FormulationError;
+
+/// Share of the available memory the dense storage may take.
+pub const SHARE: f64 = 0.8;
+
+/// Bytes of memory available for new allocations: `MemAvailable` of /proc/meminfo
+/// (Linux); `None` where it cannot be read (then nothing is checked).
+pub fn available_bytes() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    mem_available(&text)
+}
+
+/// `MemAvailable` (kB) of a /proc/meminfo text, in bytes.
+fn mem_available(meminfo: &str) -> Option<u64> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb.saturating_mul(1024))
+}
+
+fn gigabytes(bytes: f64) -> String {
+    format!("{:.1}", bytes / 1e9)
+}
+
+/// Refuses `method` when `entries` f64 entries of dense storage exceed [`SHARE`] of
+/// `available` bytes (`None`: not checked). The error is invalid input naming the
+/// method, both sizes and the methods that scale with the model.
+pub fn check(method: &str, entries: u128, available: Option<u64>) -> Result<(), FormulationError> {
+    let Some(available) = available else {
+        return Ok(());
+    };
+    let bytes = 8.0 * entries as f64;
+    if bytes <= SHARE * available as f64 {
+        return Ok(());
+    }
+    Err(FormulationError::invalid_input(format!(
+        "{method}: its dense matrices for this model take ≈ {} GB and {} GB of memory are available (at most {:.0} % may be used); use a method whose storage grows with the model, not its square: `aba` (open trees), `hdca` or `alf-dca-proj` (any mechanism), `lagrange:backend=sparse` or `alf-index1:backend=sparse`",
+        gigabytes(bytes),
+        gigabytes(available as f64),
+        100.0 * SHARE
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mem_available_is_read_in_bytes() {
+        let text = "MemTotal:       24000000 kB\nMemFree:  100 kB\nMemAvailable:   20000000 kB\n";
+        assert_eq!(mem_available(text), Some(20_000_000 * 1024));
+        assert_eq!(mem_available("MemTotal: 5 kB\n"), None);
+    }
+
+    #[test]
+    fn storage_beyond_the_share_is_refused_naming_the_method_and_sizes() {
+        // 8 GB of dense storage, 9 GB available: above 80 %
+        let e = check("lagrange", 1_000_000_000, Some(9_000_000_000)).unwrap_err();
+        let text = e.to_string();
+        assert!(
+            text.contains("lagrange") && text.contains("8.0 GB") && text.contains("9.0 GB"),
+            "{text}"
+        );
+        assert!(text.contains("aba"), "{text}");
+        // 8 GB of 11 GB: allowed; unknown memory: not checked
+        assert!(check("lagrange", 1_000_000_000, Some(11_000_000_000)).is_ok());
+        assert!(check("lagrange", u128::MAX, None).is_ok());
+    }
+}
