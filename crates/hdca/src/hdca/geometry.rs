@@ -6,6 +6,7 @@ use mbs_kinematics::euler_params::{self, rotation};
 use nalgebra::{Matrix3, Vector3, Vector6};
 
 use super::Hdca;
+use crate::assembly::JointEval;
 use crate::joint::{
     self, JointCoords, ang3, force_at_origin, force_at_origin_dot, lin3, local_columns,
     motion_at_origin, motion_at_origin_dot,
@@ -33,6 +34,9 @@ struct JointFrame {
     vm: Vector6<f64>,
     vp: Vector6<f64>,
 }
+
+/// Joints per task of the parallel joint geometry.
+const JOINT_CHUNK: usize = 32;
 
 /// A tree joint's H and D columns at its handle point and their rates.
 pub(crate) struct TreeColumns {
@@ -120,8 +124,28 @@ impl Hdca {
     /// rates Ḣ, Ḋ ([`Pass::Rates`], after a positions pass at the same poses; the
     /// position-only columns are then not recomputed). Cut joints get both in
     /// either pass.
+    /// Joints are independent here: with [`crate::HdcaParams::par`] and at least
+    /// `parallel_min_bodies` joints, chunks of them run on the rayon pool (each
+    /// joint's arithmetic is the same either way, so the result does not depend on
+    /// the thread count).
     pub(crate) fn joint_geometry(&mut self, pass: Pass) {
-        for k in 0..self.joints.len() {
+        let mut jev = std::mem::take(&mut self.jev);
+        let par = self
+            .params
+            .par
+            .for_size(jev.len(), self.params.parallel_min_bodies.max(2));
+        let this = &*self;
+        par.for_each_chunk(&mut jev, JOINT_CHUNK, |c, chunk| {
+            for (i, je) in chunk.iter_mut().enumerate() {
+                this.joint_eval(c * JOINT_CHUNK + i, pass, je);
+            }
+        });
+        self.jev = jev;
+    }
+
+    /// [`Hdca::joint_geometry`] of joint `k` into `je`.
+    fn joint_eval(&self, k: usize, pass: Pass, je: &mut JointEval) {
+        {
             let j = &self.joints[k];
             if !j.tree {
                 let JointFrame {
@@ -156,7 +180,6 @@ impl Hdca {
                 } else {
                     (point, point_dot)
                 };
-                let je = &mut self.jev[k];
                 je.nf = 0;
                 je.nc = nc;
                 je.point = point;
@@ -169,7 +192,7 @@ impl Hdca {
                     je.d_minus[a] = force_at_origin(&cols[a], &pm);
                     je.d_minus_dot[a] = force_at_origin_dot(&cols[a], &rates[a], &pm, &pm_dot);
                 }
-                continue;
+                return;
             }
             let mut c = TreeColumns::zeroed();
             self.tree_columns(k, &mut c);
@@ -183,7 +206,6 @@ impl Hdca {
                 dl,
                 dr,
             } = c;
-            let je = &mut self.jev[k];
             je.nf = nf;
             je.nc = nc;
             je.point_dot = point_dot;
