@@ -128,10 +128,12 @@ pub fn run_once(model: &Model, method: &str, integrator: IntegratorChoice, t_end
 }
 
 /// CPU time \[s\] of `run`'s configuration with three output samples only (t = 0, 1 s,
-/// t_end): the method's own cost without most of the facade's per-sample work
-/// (energies, constraint norms, the singular-value watch of small models).
+/// t_end; two when t_end is 1 s, since sample times must increase): the method's own
+/// cost without most of the facade's per-sample work (energies, constraint norms,
+/// the singular-value watch of small models).
 pub fn cpu_few_samples(model: &Model, run: &MbsRun, t_end: f64) -> f64 {
-    let times = vec![0.0, T_POSITIONS.min(t_end), t_end];
+    let mut times = vec![0.0, T_POSITIONS.min(t_end), t_end];
+    times.dedup();
     let r = run_sampled(model, &run.method, run.integrator, t_end, times);
     if r.ok() { r.cpu_median() } else { f64::NAN }
 }
