@@ -66,11 +66,10 @@ impl Params for NaturalParams {
     }
 }
 
-/// n = 7 coordinates per body and m constraint rows of `model`, for the dense-storage
-/// estimates.
+/// [`mbs_constraints::dense_orders`] as u128, for the dense-storage estimates.
 fn dense_dims(model: &Model) -> (u128, u128) {
-    let l = mbs_constraints::SystemLayout::new(model, mbs_model::Layout::EulerParamsPdot);
-    (l.n_q() as u128, l.n_rows() as u128)
+    let (n, m) = mbs_constraints::dense_orders(model);
+    (n as u128, m as u128)
 }
 
 /// Implicit rules: a Newton tolerance above the round-off of these right-hand sides

@@ -103,6 +103,14 @@ impl CscPattern {
 /// Position in the CSC value array of the first row of a block part, per local column.
 pub(crate) const NONE: usize = usize::MAX;
 
+/// The orders of `model`'s dense matrices in the [ṙ, ṗ] layout: n = 7 coordinates per
+/// body and m constraint rows (Euler-parameter normalization included) — what the
+/// front-ends' dense-storage estimates are written in.
+pub fn dense_orders(model: &Model) -> (usize, usize) {
+    let l = SystemLayout::new(model, Layout::EulerParamsPdot);
+    (l.n_q(), l.n_rows())
+}
+
 /// The global constraint structure of a model in one layout; see the module docs.
 #[derive(Clone, Debug)]
 pub struct SystemLayout {

@@ -70,7 +70,9 @@ mod reactions;
 mod stabilization;
 mod workspace;
 
-pub use assembly::{ConstraintEntry, ConstraintSource, CscPattern, RowRange, SystemLayout};
+pub use assembly::{
+    ConstraintEntry, ConstraintSource, CscPattern, RowRange, SystemLayout, dense_orders,
+};
 pub use block::{ConstraintBlock, MAX_ROWS};
 pub use custom::CustomConstraint;
 pub use error::ConstraintError;

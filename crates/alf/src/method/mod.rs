@@ -36,11 +36,10 @@ fn sample_state(t: f64, q: &[f64], v: &[f64]) -> mbs_model::State {
 pub use lagrange::LagrangeParams;
 pub use penalty::PenaltyMethodParams;
 
-/// n = 7 coordinates per body and m constraint rows (Euler-parameter normalization
-/// included) of `model`, for the dense-storage estimates.
+/// [`mbs_constraints::dense_orders`] as u128, for the dense-storage estimates.
 fn dense_dims(model: &mbs_model::Model) -> (u128, u128) {
-    let l = mbs_constraints::SystemLayout::new(model, mbs_model::Layout::EulerParamsPdot);
-    (l.n_q() as u128, l.n_rows() as u128)
+    let (n, m) = mbs_constraints::dense_orders(model);
+    (n as u128, m as u128)
 }
 
 /// Dense storage of the KKT-based front-ends (entries): M (n × n), Φ_q (m × n) and

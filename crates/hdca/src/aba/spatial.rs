@@ -57,7 +57,7 @@ pub(crate) fn twist_at_centre(v: &Vector6<f64>, r: &Vector3<f64>) -> Vector6<f64
 /// (Featherstone 2008, Table 7.1), all at the origin. The joint's columns are in
 /// [`Column`]s and its Cholesky factor in a packed buffer, both sized by n_f, so
 /// one body's data is a few cache lines (the sweeps stream them at n ≈ 10³–10⁴).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Articulated {
     /// Spatial velocity V.
     pub v: Vector6<f64>,
@@ -71,21 +71,9 @@ pub(crate) struct Articulated {
     pub a: Vector6<f64>,
 }
 
-impl Default for Articulated {
-    fn default() -> Self {
-        Self {
-            v: Vector6::zeros(),
-            c: Vector6::zeros(),
-            ia: Matrix6::zeros(),
-            pa: Vector6::zeros(),
-            a: Vector6::zeros(),
-        }
-    }
-}
-
 /// Per joint quasi-velocity (one column of the body's tree joint, at the index of
 /// its rate in u): H⁰'s column, its rate, U = Iᴬ H⁰'s column and u_j's entry.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Column {
     /// Column of H⁰ (motion subspace at the origin).
     pub h: Vector6<f64>,
@@ -95,17 +83,6 @@ pub(crate) struct Column {
     pub u: Vector6<f64>,
     /// Entry of u_j = −H⁰ᵀ pᴬ (no joint force beyond the force elements).
     pub uj: f64,
-}
-
-impl Default for Column {
-    fn default() -> Self {
-        Self {
-            h: Vector6::zeros(),
-            h_dot: Vector6::zeros(),
-            u: Vector6::zeros(),
-            uj: 0.0,
-        }
-    }
 }
 
 #[cfg(test)]

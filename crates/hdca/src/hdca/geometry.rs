@@ -124,6 +124,7 @@ impl Hdca {
     /// rates Ḣ, Ḋ ([`Pass::Rates`], after a positions pass at the same poses; the
     /// position-only columns are then not recomputed). Cut joints get both in
     /// either pass.
+    ///
     /// Joints are independent here: with [`crate::HdcaParams::par`] and at least
     /// `parallel_min_bodies` joints, chunks of them run on the rayon pool (each
     /// joint's arithmetic is the same either way, so the result does not depend on
@@ -145,93 +146,91 @@ impl Hdca {
 
     /// [`Hdca::joint_geometry`] of joint `k` into `je`.
     fn joint_eval(&self, k: usize, pass: Pass, je: &mut JointEval) {
-        {
-            let j = &self.joints[k];
-            if !j.tree {
-                let JointFrame {
-                    rm,
-                    am,
-                    ap,
-                    axes,
-                    point,
-                    point_dot,
-                    vm,
-                    vp,
-                } = self.joint_frame(k);
-                let wm = ang3(&vm);
-                let mut cols = [Vector6::zeros(); 6];
-                let mut rates = [Vector6::zeros(); 6];
-                let wp = ang3(&vp);
-                let pi = rm + am * j.rho_minus;
-                let pi_dot = lin3(&vm) + wm.cross(&(pi - rm));
-                let (nc, two_point) = joint::cut_columns(
-                    j.kind,
-                    &axes,
-                    &(ap * j.axes_plus),
-                    &wm,
-                    &wp,
-                    &(point - pi),
-                    &(point_dot - pi_dot),
-                    &mut cols,
-                    &mut rates,
-                );
-                let (pm, pm_dot) = if two_point {
-                    (pi, pi_dot)
-                } else {
-                    (point, point_dot)
-                };
-                je.nf = 0;
-                je.nc = nc;
-                je.point = point;
-                je.point_dot = point_dot;
-                je.point_minus = pm;
-                for a in 0..nc {
-                    je.dl[a] = cols[a];
-                    je.d[a] = force_at_origin(&cols[a], &point);
-                    je.d_dot[a] = force_at_origin_dot(&cols[a], &rates[a], &point, &point_dot);
-                    je.d_minus[a] = force_at_origin(&cols[a], &pm);
-                    je.d_minus_dot[a] = force_at_origin_dot(&cols[a], &rates[a], &pm, &pm_dot);
-                }
-                return;
-            }
-            let mut c = TreeColumns::zeroed();
-            self.tree_columns(k, &mut c);
-            let TreeColumns {
-                nf,
-                nc,
+        let j = &self.joints[k];
+        if !j.tree {
+            let JointFrame {
+                rm,
+                am,
+                ap,
+                axes,
                 point,
                 point_dot,
-                hl,
-                hr,
-                dl,
-                dr,
-            } = c;
-            je.nf = nf;
+                vm,
+                vp,
+            } = self.joint_frame(k);
+            let wm = ang3(&vm);
+            let mut cols = [Vector6::zeros(); 6];
+            let mut rates = [Vector6::zeros(); 6];
+            let wp = ang3(&vp);
+            let pi = rm + am * j.rho_minus;
+            let pi_dot = lin3(&vm) + wm.cross(&(pi - rm));
+            let (nc, two_point) = joint::cut_columns(
+                j.kind,
+                &axes,
+                &(ap * j.axes_plus),
+                &wm,
+                &wp,
+                &(point - pi),
+                &(point_dot - pi_dot),
+                &mut cols,
+                &mut rates,
+            );
+            let (pm, pm_dot) = if two_point {
+                (pi, pi_dot)
+            } else {
+                (point, point_dot)
+            };
+            je.nf = 0;
             je.nc = nc;
+            je.point = point;
             je.point_dot = point_dot;
-            match pass {
-                Pass::Positions => {
-                    je.point = point;
-                    je.point_minus = point;
-                    je.hl = hl;
-                    je.dl = dl;
-                    for a in 0..nf {
-                        je.h[a] = force_at_origin(&hl[a], &point);
-                        je.hm[a] = motion_at_origin(&hl[a], &point);
-                    }
-                    for a in 0..nc {
-                        je.d[a] = force_at_origin(&dl[a], &point);
-                        je.d_minus[a] = je.d[a];
-                    }
+            je.point_minus = pm;
+            for a in 0..nc {
+                je.dl[a] = cols[a];
+                je.d[a] = force_at_origin(&cols[a], &point);
+                je.d_dot[a] = force_at_origin_dot(&cols[a], &rates[a], &point, &point_dot);
+                je.d_minus[a] = force_at_origin(&cols[a], &pm);
+                je.d_minus_dot[a] = force_at_origin_dot(&cols[a], &rates[a], &pm, &pm_dot);
+            }
+            return;
+        }
+        let mut c = TreeColumns::zeroed();
+        self.tree_columns(k, &mut c);
+        let TreeColumns {
+            nf,
+            nc,
+            point,
+            point_dot,
+            hl,
+            hr,
+            dl,
+            dr,
+        } = c;
+        je.nf = nf;
+        je.nc = nc;
+        je.point_dot = point_dot;
+        match pass {
+            Pass::Positions => {
+                je.point = point;
+                je.point_minus = point;
+                je.hl = hl;
+                je.dl = dl;
+                for a in 0..nf {
+                    je.h[a] = force_at_origin(&hl[a], &point);
+                    je.hm[a] = motion_at_origin(&hl[a], &point);
                 }
-                Pass::Rates => {
-                    for a in 0..nf {
-                        je.hm_dot[a] = motion_at_origin_dot(&hl[a], &hr[a], &point, &point_dot);
-                    }
-                    for a in 0..nc {
-                        je.d_dot[a] = force_at_origin_dot(&dl[a], &dr[a], &point, &point_dot);
-                        je.d_minus_dot[a] = je.d_dot[a];
-                    }
+                for a in 0..nc {
+                    je.d[a] = force_at_origin(&dl[a], &point);
+                    je.d_minus[a] = je.d[a];
+                }
+            }
+            Pass::Rates => {
+                for a in 0..nf {
+                    je.hm_dot[a] = motion_at_origin_dot(&hl[a], &hr[a], &point, &point_dot);
+                }
+                for a in 0..nc {
+                    je.d_dot[a] = force_at_origin_dot(&dl[a], &dr[a], &point, &point_dot);
+                    je.d_minus_dot[a] = je.d_dot[a];
                 }
             }
         }
