@@ -68,6 +68,13 @@ pub fn compare_with_progress(
                 message: f.error.to_string(),
                 partial: f.trajectory,
             },
+            Err(Error::Interrupted { reason, trajectory }) => Outcome::Failed {
+                message: trajectory
+                    .failure
+                    .clone()
+                    .unwrap_or_else(|| format!("interrupted by {reason}")),
+                partial: *trajectory,
+            },
             Err(e) => Outcome::Skipped(e.to_string()),
         };
         runs.push((m.clone(), outcome));

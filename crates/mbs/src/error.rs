@@ -75,6 +75,23 @@ pub enum Error {
     /// in the failure's trajectory and can still be written.
     #[error("simulation failed: {}", .0.error)]
     SimulationFailed(Box<SimulationFailure>),
+    /// The run was stopped from outside (a signal or [`crate::StopHandle::request`]);
+    /// the trajectory holds every sample up to the time it reached.
+    #[error("simulation interrupted by {reason} at t = {}", crate::sci(trajectory.t_reached().unwrap_or(f64::NAN)))]
+    Interrupted {
+        /// What stopped it.
+        reason: crate::stop::StopReason,
+        /// The samples recorded before it stopped (status `interrupted`).
+        trajectory: Box<Trajectory>,
+    },
+    /// The output directory cannot be used; found before any work is done.
+    #[error("output directory `{path}`: {message}")]
+    OutputDir {
+        /// The directory given.
+        path: String,
+        /// Why it cannot be used, and what to do.
+        message: String,
+    },
     /// Writing an output file failed.
     #[error("cannot write `{path}`: {message}")]
     Output {
@@ -97,10 +114,12 @@ pub struct SimulationFailure {
 impl Error {
     /// The CLI exit code for this error: 1 for a simulation that failed or output that
     /// could not be written, 2 for bad input (model, method, integrator, parameters,
-    /// a method that is not implemented).
+    /// a method that is not implemented, an unusable output directory), 128 + the
+    /// signal number for an interrupted run (130 SIGINT, 143 SIGTERM).
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::SimulationFailed(_) | Error::Output { .. } => 1,
+            Error::Interrupted { reason, .. } => reason.exit_code(),
             _ => 2,
         }
     }
@@ -109,12 +128,20 @@ impl Error {
     pub fn partial_trajectory(&self) -> Option<&Trajectory> {
         match self {
             Error::SimulationFailed(f) => Some(&f.trajectory),
+            Error::Interrupted { trajectory, .. } => Some(trajectory),
             _ => None,
         }
     }
 
     pub(crate) fn output(path: &std::path::Path, message: impl std::fmt::Display) -> Self {
         Error::Output {
+            path: path.display().to_string(),
+            message: message.to_string(),
+        }
+    }
+
+    pub(crate) fn output_dir(path: &std::path::Path, message: impl std::fmt::Display) -> Self {
+        Error::OutputDir {
             path: path.display().to_string(),
             message: message.to_string(),
         }

@@ -18,7 +18,8 @@
 //! Everything above is at the crate root. The modules that stay public are namespaces a
 //! user reaches on purpose, each with names that read well only with the module:
 //! [`animate`] (`animate::write_html`), `plot` (`plot::write_plots`), [`joints`]
-//! (`joints::JointResults`), [`manifest`] (`manifest::write`), [`conformance`] (the
+//! (`joints::JointResults`), [`manifest`] (`manifest::write`), [`output`]
+//! (`output::OutputDir`: staged, locked, swapped into place complete), [`conformance`] (the
 //! method × mechanism matrix), [`recommend`] (`recommend::MechanismClass`) and
 //! [`registry`] (`registry::methods`); the layer crates are re-exported under their
 //! short names (`mbs::alf`, `mbs::dca`, `mbs::hdca`, `mbs::complement`, `mbs::planar`,
@@ -61,12 +62,14 @@ pub mod manifest;
 mod measure;
 mod method;
 mod models;
+pub mod output;
 #[cfg(feature = "plots")]
 pub mod plot;
 pub mod recommend;
 pub mod registry;
 mod simulation;
 mod step_watch;
+mod stop;
 mod trajectory;
 
 pub use check::{CONSISTENCY_TOL, CheckReport, RANK_TOL, check};
@@ -86,4 +89,5 @@ pub use method::{
 };
 pub use models::{Builtin, GeneratorInfo, builtin, builtins, generator, generators, load_model};
 pub use simulation::{Progress, Sampling, Simulation};
-pub use trajectory::{COMPONENTS, SCALAR_COLUMNS, Trajectory};
+pub use stop::{StopHandle, StopReason};
+pub use trajectory::{COMPONENTS, RunStatus, SCALAR_COLUMNS, Trajectory};

@@ -2,15 +2,20 @@
 //!
 //! Exit codes: 0 success, 1 a simulation that failed (or output that could not be
 //! written), 2 bad input (model, method, integrator, parameters, a method not
-//! implemented yet, command-line syntax).
+//! implemented yet, command-line syntax, an output directory that cannot be used),
+//! 130 / 143 a run stopped by SIGINT / SIGTERM (its samples up to then written, status
+//! `interrupted`).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use mbs::output::OutputDir;
 use mbs::sci;
-use mbs::{Error, IntegratorChoice, Method, Simulation, Trajectory};
+use mbs::{Error, IntegratorChoice, Method, Model, Simulation, StopHandle, Trajectory};
 
 /// `println!` that ignores a closed stdout (e.g. `mbs list | head`).
 macro_rules! outln {
@@ -73,7 +78,8 @@ enum Command {
         /// closed loop, large closed loop, nonholonomic), printed before the run.
         #[arg(long, short = 'm')]
         method: Option<String>,
-        /// Output directory.
+        /// Output directory: created, or an earlier mbs output directory, which is
+        /// replaced as a whole when the run ends (checked before the run starts).
         #[arg(long, short = 'o', default_value = "mbs-out")]
         out: PathBuf,
         /// Also write PNG and SVG plots.
@@ -95,7 +101,8 @@ enum Command {
         /// Comma-separated methods, e.g. `lagrange-baumgarte,alf,alf-index1`.
         #[arg(long, value_delimiter = ',', required = true)]
         methods: Vec<String>,
-        /// Optional directory: one sub-directory of CSV/JSON per method.
+        /// Optional directory: one sub-directory of CSV/JSON per method (replaced as a
+        /// whole, like `run --out`).
         #[arg(long, short = 'o')]
         out: Option<PathBuf>,
         /// Also write comparison plots (PNG and SVG) into the output directory: the
@@ -230,7 +237,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
             animate,
         } => {
             let method: Option<Method> = method.map(|m| m.parse()).transpose()?;
-            let sim = common.simulation(method)?;
+            let sim = common.simulation(method)?.stop_handle(stop_on_signals());
             if let Some(reason) = sim.method_reason() {
                 outln!("method: {} ({reason})", sim.get_method());
             }
@@ -247,51 +254,54 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 }
                 _ => Vec::new(),
             };
+            // So is an output directory that cannot be used.
+            let dir = OutputDir::prepare(&out)?;
             let bar = progress_bar(common.quiet);
-            let result =
-                sim.run_with_progress(|p| bar.set_position((p.fraction() * 1000.0) as u64));
+            let progress = |p: mbs::Progress| bar.set_position((p.fraction() * 1000.0) as u64);
+            let result = sim.run_with_progress(progress);
             bar.finish_and_clear();
-            let (traj, failure) = match result {
-                Ok(t) => (t, None),
+            let (traj, failure, code) = match result {
+                Ok(t) => (t, None, 0),
                 Err(Error::SimulationFailed(f)) => {
-                    let msg = f.error.to_string();
-                    (f.trajectory, Some(msg))
+                    let msg = format!(
+                        "simulation failed: {} (the samples before the failure were written)",
+                        f.error
+                    );
+                    (f.trajectory, Some(msg), 1)
+                }
+                Err(Error::Interrupted { reason, trajectory }) => {
+                    let msg = format!(
+                        "{} (the samples up to then were written, status `interrupted`)",
+                        trajectory.failure.as_deref().unwrap_or("interrupted")
+                    );
+                    (*trajectory, Some(msg), reason.exit_code())
                 }
                 Err(e) => return Err(e),
             };
-            let mut files = traj.write_all(&out)?;
-            for f in mbs::joints::write_all(&out, sim.model(), &traj)? {
-                if !files.contains(&f) {
-                    files.push(f);
-                }
-            }
+            let mut files = write_data(dir.path(), sim.model(), &traj)?;
             if plot && !traj.is_empty() {
-                files.extend(mbs::plot::write_plots(&traj, &out, &coords)?);
+                files.extend(mbs::plot::write_plots(&traj, dir.path(), &coords)?);
             }
             if animate && !traj.is_empty() {
-                let path = out.join(mbs::animate::FILE_NAME);
+                let path = dir.path().join(mbs::animate::FILE_NAME);
                 let options = mbs::animate::AnimateOptions { coords };
                 mbs::animate::write_html(&traj, sim.model(), &path, &options)?;
                 files.push(path);
             }
-            files.push(mbs::manifest::write(&out, &traj, &files)?);
+            files.push(mbs::manifest::write(dir.path(), &traj, &files)?);
+            let out = dir.finish()?;
             print_summary(&traj);
             if let Some(a) = &traj.initial_assembly {
                 outln!("{a}");
             }
             outln!("files:");
-            for f in &files {
-                outln!("  {}", f.display());
+            for f in files.iter().filter_map(|f| f.file_name()) {
+                outln!("  {}", out.join(f).display());
             }
-            match failure {
-                None => Ok(0),
-                Some(msg) => {
-                    eprintln!(
-                        "error: simulation failed: {msg} (the samples before the failure were written)"
-                    );
-                    Ok(1)
-                }
+            if let Some(msg) = failure {
+                eprintln!("error: {msg}");
             }
+            Ok(code)
         }
         Command::Compare {
             common,
@@ -304,7 +314,9 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 .iter()
                 .map(|m| m.parse())
                 .collect::<Result<_, _>>()?;
-            let sim = common.simulation(methods.first().cloned())?;
+            let sim = common
+                .simulation(methods.first().cloned())?
+                .stop_handle(stop_on_signals());
             let names: Vec<&str> = sim
                 .model()
                 .bodies()
@@ -315,6 +327,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 Some(c) => mbs::plot::parse_coordinates_of(&names, &c)?,
                 None => Vec::new(),
             };
+            let mut dir = out.as_deref().map(OutputDir::prepare).transpose()?;
             let bar = progress_bar(common.quiet);
             let n = methods.len() as f64;
             let cmp = mbs::compare_with_progress(&sim, &methods, |k, p| {
@@ -328,20 +341,28 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 sim.get_t_end()
             );
             out!("{cmp}");
-            if let Some(dir) = out {
+            if let Some(dir) = dir.take() {
+                let mut files = Vec::new();
                 for (m, o) in &cmp.runs {
                     let t = match o {
                         mbs::Outcome::Done(t) => t,
                         mbs::Outcome::Failed { partial, .. } => partial,
                         mbs::Outcome::Skipped(_) => continue,
                     };
-                    let sub = dir.join(m.to_string().replace([':', '='], "_"));
-                    t.write_all(&sub)?;
+                    let sub = dir.path().join(m.to_string().replace([':', '='], "_"));
+                    let written = t.write_all(&sub)?;
+                    mbs::manifest::write(&sub, t, &written)?;
+                    files.push(sub);
                 }
                 if plot {
-                    mbs::plot::write_comparison_plots(&cmp, &dir, &coords)?;
+                    files.extend(mbs::plot::write_comparison_plots(
+                        &cmp,
+                        dir.path(),
+                        &coords,
+                    )?);
                 }
-                outln!("files in {}", dir.display());
+                mbs::manifest::write_comparison(dir.path(), &cmp, &files)?;
+                outln!("files in {}", dir.finish()?.display());
             }
             if cmp.completed().next().is_none() {
                 eprintln!("error: no method completed the run");
@@ -354,6 +375,34 @@ fn run(cli: Cli) -> Result<u8, Error> {
             Ok(if cmp.all_completed() { 0 } else { 1 })
         }
     }
+}
+
+/// The data files of a run (trajectory, joints, multipliers, energy balance) in `dir`.
+fn write_data(dir: &Path, model: &Model, traj: &Trajectory) -> Result<Vec<PathBuf>, Error> {
+    let mut files = traj.write_all(dir)?;
+    for f in mbs::joints::write_all(dir, model, traj)? {
+        if !files.contains(&f) {
+            files.push(f);
+        }
+    }
+    Ok(files)
+}
+
+/// A stop handle that SIGINT and SIGTERM trigger: the run ends at its next step and
+/// writes what it has. A second signal ends the process at once (exit 128 + signal),
+/// leaving the output directory as it was before the run.
+fn stop_on_signals() -> StopHandle {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let stop = StopHandle::new();
+    let second = Arc::new(AtomicBool::new(false));
+    for sig in [SIGINT, SIGTERM] {
+        // registration fails only for forbidden signals; these two are allowed
+        let _ =
+            signal_hook::flag::register_conditional_shutdown(sig, 128 + sig, Arc::clone(&second));
+        let _ = signal_hook::flag::register_usize(sig, stop.slot(), sig as usize);
+        let _ = signal_hook::flag::register(sig, Arc::clone(&second));
+    }
+    stop
 }
 
 fn list_mechanisms() {

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::error::Error;
-use crate::trajectory::{COMPONENTS, SCALAR_COLUMNS, Trajectory};
+use crate::trajectory::{COMPONENTS, RunStatus, SCALAR_COLUMNS, Trajectory};
 
 /// The manifest's own file name.
 pub const FILE_NAME: &str = "manifest.json";
@@ -50,6 +50,16 @@ pub struct Entry {
 /// The manifest of a run's output directory.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Manifest {
+    /// The program that wrote the directory and its version (`mbs 0.1.0`).
+    pub written_by: String,
+    /// How the run ended: `complete`, `interrupted` (stopped by a signal: the files go
+    /// up to `t_reached`) or `failed` (the reason in `reason`).
+    pub status: RunStatus,
+    /// The last sample time in the files (`null` without samples).
+    pub t_reached: Option<f64>,
+    /// Why the run stopped early (failed or interrupted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
     /// Model, method and integrator of the run.
     pub model: String,
     /// Method.
@@ -182,6 +192,10 @@ fn describe(traj: &Trajectory, name: &str) -> Entry {
 /// The manifest of `files` (paths inside one output directory).
 pub fn manifest(traj: &Trajectory, files: &[PathBuf]) -> Manifest {
     Manifest {
+        written_by: format!("mbs {}", env!("CARGO_PKG_VERSION")),
+        status: traj.status,
+        t_reached: traj.t_reached(),
+        reason: traj.failure.clone(),
         model: traj.model.clone(),
         method: traj.method.clone(),
         integrator: traj.integrator.clone(),
@@ -213,6 +227,87 @@ pub fn write(dir: &Path, traj: &Trajectory, files: &[PathBuf]) -> Result<PathBuf
         description: "this list of the files in the directory and what they hold".to_string(),
         columns: Vec::new(),
     });
+    let text = serde_json::to_string_pretty(&m).map_err(|e| Error::output(&path, e))?;
+    std::fs::write(&path, text).map_err(|e| Error::output(&path, e))?;
+    Ok(path)
+}
+
+/// One method of a comparison's manifest.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ComparisonRun {
+    /// The method with its parameters.
+    pub method: String,
+    /// Its sub-directory (with its own manifest), if it produced samples.
+    pub directory: Option<String>,
+    /// How its run ended (`skipped`: it could not be run).
+    pub status: String,
+    /// Why it stopped early or was skipped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// The manifest of `mbs compare --out DIR`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ComparisonManifest {
+    /// The program that wrote the directory and its version.
+    pub written_by: String,
+    /// `complete` when every method reached t_end, `interrupted` when a signal
+    /// stopped the comparison, else `failed`.
+    pub status: RunStatus,
+    /// The methods in the order given.
+    pub runs: Vec<ComparisonRun>,
+    /// The files and sub-directories at the top level.
+    pub files: Vec<String>,
+}
+
+/// Writes `dir/manifest.json` for a comparison whose top-level files and
+/// sub-directories are `files`; returns its path.
+pub fn write_comparison(
+    dir: &Path,
+    cmp: &crate::compare::Comparison,
+    files: &[PathBuf],
+) -> Result<PathBuf, Error> {
+    use crate::compare::Outcome;
+    let runs: Vec<ComparisonRun> = cmp
+        .runs
+        .iter()
+        .map(|(m, o)| {
+            let sub = Some(m.to_string().replace([':', '='], "_"));
+            let (directory, status, reason) = match o {
+                Outcome::Done(t) => (sub, t.status.name(), None),
+                Outcome::Failed { message, partial } => {
+                    (sub, partial.status.name(), Some(message.clone()))
+                }
+                Outcome::Skipped(why) => (None, "skipped", Some(why.clone())),
+            };
+            ComparisonRun {
+                method: m.to_string(),
+                directory,
+                status: status.to_string(),
+                reason,
+            }
+        })
+        .collect();
+    let status = if runs.iter().all(|r| r.status == "complete") {
+        RunStatus::Complete
+    } else if runs.iter().any(|r| r.status == "interrupted") {
+        RunStatus::Interrupted
+    } else {
+        RunStatus::Failed
+    };
+    let mut names: Vec<String> = files
+        .iter()
+        .filter_map(|f| f.file_name().and_then(|n| n.to_str()))
+        .map(str::to_string)
+        .collect();
+    names.push(FILE_NAME.to_string());
+    let m = ComparisonManifest {
+        written_by: format!("mbs {}", env!("CARGO_PKG_VERSION")),
+        status,
+        runs,
+        files: names,
+    };
+    let path = dir.join(FILE_NAME);
     let text = serde_json::to_string_pretty(&m).map_err(|e| Error::output(&path, e))?;
     std::fs::write(&path, text).map_err(|e| Error::output(&path, e))?;
     Ok(path)

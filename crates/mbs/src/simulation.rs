@@ -20,7 +20,8 @@ use crate::measure::{Measures, Meter};
 use crate::method::Method;
 use crate::recommend::Recommendation;
 use crate::step_watch::StepWatch;
-use crate::trajectory::Trajectory;
+use crate::stop::{StopHandle, StopReason};
+use crate::trajectory::{RunStatus, Trajectory};
 
 /// How output samples are spaced.
 #[derive(Clone, Debug, PartialEq)]
@@ -93,6 +94,8 @@ pub struct Simulation {
     divergence_limit: f64,
     max_steps: usize,
     guard: bool,
+    /// Checked after every accepted step: a requested stop ends the run there.
+    stop: Option<StopHandle>,
 }
 
 impl Simulation {
@@ -113,6 +116,7 @@ impl Simulation {
             divergence_limit: 1e8,
             max_steps: crate::frontend::DEFAULT_MAX_STEPS,
             guard: true,
+            stop: None,
         }
     }
 
@@ -197,6 +201,14 @@ impl Simulation {
     /// ([`crate::Trajectory::singular_passes`]).
     pub fn guard(mut self, on: bool) -> Self {
         self.guard = on;
+        self
+    }
+
+    /// Lets `stop` end the run at its next accepted step ([`StopHandle::request`], or a
+    /// signal handler storing into [`StopHandle::slot`]): the run then returns
+    /// [`Error::Interrupted`] with the samples up to the time it reached.
+    pub fn stop_handle(mut self, stop: StopHandle) -> Self {
+        self.stop = Some(stop);
         self
     }
 
@@ -398,10 +410,19 @@ impl Simulation {
             model: &self.model,
             initial: &initial,
             reported_t: f64::NEG_INFINITY,
+            stop: self.stop.clone(),
+            interrupted: None,
+            stopped_state: None,
         };
         let start = Instant::now();
         let result = front_end.run(&spec, &mut rec);
         let elapsed = start.elapsed().as_secs_f64();
+        // an interrupted run keeps the state where it stopped, past the last output time
+        if let Some(s) = rec.stopped_state.take()
+            && rec.samples.last().is_none_or(|last| s.t > last.state.t)
+        {
+            rec.sample(Sample::new(s));
+        }
         let (stats, failure) = match result {
             Ok(stats) => match rec.diverged.take().or(rec.stopped.take()) {
                 Some(e) => (stats, Some(e.with_stats(stats))),
@@ -440,6 +461,15 @@ impl Simulation {
         );
         traj.initial_assembly = assembly;
         traj.singular_passes = rec.guard.singular_passes();
+        if let Some(reason) = rec.interrupted {
+            let t = traj.t_reached().unwrap_or(initial.t);
+            traj.status = RunStatus::Interrupted;
+            traj.failure = Some(format!("interrupted by {reason} at t = {}", crate::sci(t)));
+            return Err(Error::Interrupted {
+                reason,
+                trajectory: Box::new(traj),
+            });
+        }
         if failure.is_none()
             && traj
                 .t
@@ -447,6 +477,8 @@ impl Simulation {
                 .is_none_or(|t| (t - self.t_end).abs() > 1e-9 * (1.0 + self.t_end.abs()))
         {
             let t = traj.t.last().copied().unwrap_or(initial.t);
+            traj.status = RunStatus::Failed;
+            traj.failure = Some("the front-end stopped before t_end without an error".into());
             return Err(Error::SimulationFailed(Box::new(SimulationFailure {
                 error: FrontEndError::failed(
                     t,
@@ -459,6 +491,7 @@ impl Simulation {
         match failure {
             None => Ok(traj),
             Some(error) => {
+                traj.status = RunStatus::Failed;
                 traj.failure = Some(error.to_string());
                 Err(Error::SimulationFailed(Box::new(SimulationFailure {
                     error,
@@ -496,6 +529,7 @@ impl Simulation {
             multipliers: Vec::with_capacity(n),
             stats,
             wall_time,
+            status: crate::trajectory::RunStatus::Complete,
             failure: None,
             initial_assembly: None,
             singular_passes: Vec::new(),
@@ -576,6 +610,13 @@ struct Recorder<'p, P: FnMut(Progress)> {
     initial: &'p State,
     /// The last time given to the progress callback.
     reported_t: f64,
+    /// A stop requested from outside, checked after every step.
+    stop: Option<StopHandle>,
+    /// Why the run was stopped from outside, once it was.
+    interrupted: Option<StopReason>,
+    /// The state at the step where an interrupted run stopped (front-ends that can
+    /// map their state give it): the last sample of the interrupted trajectory.
+    stopped_state: Option<State>,
 }
 
 /// Accepted steps after which [`Recorder`] starts extrapolating the step count (a
@@ -630,6 +671,10 @@ impl<P: FnMut(Progress)> Recorder<'_, P> {
 
 impl<P: FnMut(Progress)> SampleSink for Recorder<'_, P> {
     fn stopped_at(&mut self, state: &State) {
+        if self.interrupted.is_some() {
+            self.stopped_state = Some(state.clone());
+            return;
+        }
         if !self.collapsed {
             return;
         }
@@ -669,6 +714,11 @@ impl<P: FnMut(Progress)> SampleSink for Recorder<'_, P> {
             return ControlFlow::Break(());
         }
         if self.stopped.is_some() {
+            return ControlFlow::Break(());
+        }
+        if let Some(reason) = self.stop.as_ref().and_then(StopHandle::requested) {
+            self.interrupted = Some(reason);
+            self.stopped = Some(FrontEndError::failed(t, format!("interrupted by {reason}")));
             return ControlFlow::Break(());
         }
         self.steps += 1;

@@ -63,6 +63,8 @@ pub struct Trajectory {
     pub stats: RunStats,
     /// Wall time of the integration in seconds (excluding the facade's measurements).
     pub wall_time: f64,
+    /// How the run ended (complete, interrupted, failed).
+    pub status: RunStatus,
     /// Why the run stopped early, if it did.
     pub failure: Option<String>,
     /// How far the initial state was moved onto the constraint manifold, if it was
@@ -76,7 +78,38 @@ pub struct Trajectory {
     pub energy_balance: Option<crate::energy_balance::EnergyBalance>,
 }
 
+/// How a run ended, as written to `manifest.json` and `trajectory.json` (`"status"`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RunStatus {
+    /// The run reached its end time.
+    #[default]
+    Complete,
+    /// The run was stopped on request (a signal, [`crate::StopHandle`]); the samples
+    /// go up to the time it reached.
+    Interrupted,
+    /// The run failed (the reason is in [`Trajectory::failure`]); the samples go up
+    /// to the failure.
+    Failed,
+}
+
+impl RunStatus {
+    /// The name written to the output files.
+    pub fn name(self) -> &'static str {
+        match self {
+            RunStatus::Complete => "complete",
+            RunStatus::Interrupted => "interrupted",
+            RunStatus::Failed => "failed",
+        }
+    }
+}
+
 impl Trajectory {
+    /// The last sample time (the time the run reached), if any sample was recorded.
+    pub fn t_reached(&self) -> Option<f64> {
+        self.t.last().copied()
+    }
+
     /// Number of samples.
     pub fn len(&self) -> usize {
         self.t.len()
@@ -264,6 +297,8 @@ impl Trajectory {
             integrator: &self.integrator,
             wall_time_s: self.wall_time,
             stats: self.stats,
+            status: self.status,
+            t_reached: self.t_reached(),
             failure: self.failure.as_deref(),
             initial_assembly: self.initial_assembly.as_deref(),
             summary: JsonSummary {
@@ -369,6 +404,8 @@ struct JsonTrajectory<'a> {
     integrator: &'a str,
     wall_time_s: f64,
     stats: RunStats,
+    status: RunStatus,
+    t_reached: Option<f64>,
     failure: Option<&'a str>,
     initial_assembly: Option<&'a str>,
     summary: JsonSummary,

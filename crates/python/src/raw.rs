@@ -86,6 +86,7 @@ pub fn trajectory<'py>(py: Python<'py>, t: &Trajectory) -> PyResult<Bound<'py, P
     d.set_item("summary", summary(py, t)?)?;
     d.set_item("wall_time", t.wall_time)?;
     d.set_item("failure", t.failure.as_deref())?;
+    d.set_item("status", t.status.name())?;
     d.set_item("initial_assembly", t.initial_assembly.as_deref())?;
     let passes = PyList::empty(py);
     for p in &t.singular_passes {
