@@ -176,6 +176,7 @@ pub fn mobility_limited(
             row.sort_unstable_by_key(|(c, _)| *c);
         }
     }
+    drop(ws);
     let scale = rows
         .iter()
         .map(|r| {

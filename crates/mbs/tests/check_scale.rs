@@ -86,6 +86,11 @@ fn ladders_and_loops_name_their_redundant_joints() {
         r.redundant_constraints
     );
     assert!(r.redundant_constraints.iter().all(|(_, k)| *k == 3));
+    let text = r.to_string();
+    assert!(
+        text.contains("(3 rows) and 44 more (`--json` lists all)"),
+        "{text}"
+    );
     let r = mbs::check(&mbs::builtin("loop:n=256").unwrap());
     assert_eq!(r.redundant, Some(3));
     assert_eq!(r.loops, 1);

@@ -74,9 +74,6 @@ pub fn body_masses(model: &Model) -> Vec<BodyMass> {
     model.bodies().iter().map(BodyMass::of).collect()
 }
 
-/// Bodies listed by the text report; the JSON report lists all.
-pub const LISTED: usize = 20;
-
 impl fmt::Display for BodyMass {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let j = &self.inertia;

@@ -78,6 +78,10 @@ pub struct CheckReport {
 /// Relative singular-value tolerance of the rank of Φ_q.
 pub const RANK_TOL: f64 = 1e-9;
 
+/// Joints, bodies and redundant constraints listed by the text report (it says how
+/// many more there are); the JSON report lists all.
+pub const LISTED: usize = 20;
+
 /// Tolerance on ‖Φ‖ and ‖Φ̇‖ of a consistent initial state.
 pub const CONSISTENCY_TOL: f64 = 1e-8;
 
@@ -147,8 +151,8 @@ pub fn check(model: &Model) -> CheckReport {
     roots.sort_unstable();
     roots.dedup();
     let initial = State::initial(model, SAMPLE_LAYOUT);
-    let mut meter = Meter::new(model);
-    let m = meter.measure(&initial, None);
+    // the meter's storage is dropped before the rank's
+    let m = Meter::new(model).measure(&initial, None);
     let mut notes = Vec::new();
     if !roots.is_empty() {
         notes.push(format!(
@@ -326,9 +330,16 @@ impl fmt::Display for CheckReport {
             let list: Vec<String> = self
                 .redundant_constraints
                 .iter()
+                .take(LISTED)
                 .map(|(n, k)| format!("{n} ({k} row{})", if *k == 1 { "" } else { "s" }))
                 .collect();
-            writeln!(f, ": dependent on earlier rows: {}", list.join(", "))?;
+            let more = self.redundant_constraints.len().saturating_sub(LISTED);
+            let more = if more > 0 {
+                format!(" and {more} more (`--json` lists all)")
+            } else {
+                String::new()
+            };
+            writeln!(f, ": dependent on earlier rows: {}{more}", list.join(", "))?;
         }
         let consistency = if self.initial_phi.is_nan() {
             "not checked"
@@ -359,11 +370,11 @@ impl fmt::Display for CheckReport {
             )?;
         }
         let more = |f: &mut fmt::Formatter<'_>, total: usize, what: &str| {
-            if total > bodies::LISTED {
+            if total > LISTED {
                 writeln!(
                     f,
                     "    … and {} more {what} (`--json` lists all)",
-                    total - bodies::LISTED
+                    total - LISTED
                 )
             } else {
                 Ok(())
@@ -371,7 +382,7 @@ impl fmt::Display for CheckReport {
         };
         if !self.joint_list.is_empty() {
             writeln!(f, "  joints:")?;
-            for (name, kind, bi, bj) in self.joint_list.iter().take(bodies::LISTED) {
+            for (name, kind, bi, bj) in self.joint_list.iter().take(LISTED) {
                 writeln!(f, "    {name:<16} {kind:<14} {bi} – {bj}")?;
             }
             more(f, self.joint_list.len(), "joints")?;
@@ -381,7 +392,7 @@ impl fmt::Display for CheckReport {
                 f,
                 "  bodies (mass; centre of mass c₀ at t = 0, global — the body frame's origin; centroidal inertia J', body axes):"
             )?;
-            for b in self.body_masses.iter().take(bodies::LISTED) {
+            for b in self.body_masses.iter().take(LISTED) {
                 writeln!(f, "    {b}")?;
             }
             more(f, self.body_masses.len(), "bodies")?;
