@@ -354,12 +354,6 @@ impl fmt::Display for CheckReport {
             num(self.initial_phi),
             num(self.initial_phi_dot)
         )?;
-        writeln!(
-            f,
-            "  initial energy       T = {:.6}, V = {:.6}",
-            self.initial_energy.0 + 0.0,
-            self.initial_energy.1 + 0.0
-        )?;
         for v in &self.worst_violations {
             writeln!(
                 f,
@@ -369,6 +363,12 @@ impl fmt::Display for CheckReport {
                 num(v.phi_dot)
             )?;
         }
+        writeln!(
+            f,
+            "  initial energy       T = {:.6}, V = {:.6}",
+            self.initial_energy.0 + 0.0,
+            self.initial_energy.1 + 0.0
+        )?;
         let more = |f: &mut fmt::Formatter<'_>, total: usize, what: &str| {
             if total > LISTED {
                 writeln!(
