@@ -415,11 +415,12 @@ impl SystemLayout {
     pub fn row_ranges(&self) -> &[RowRange] {
         &self.ranges
     }
-    /// The source of a global row.
+    /// The source of a global row (binary search: the ranges are in row order).
     pub fn source_of_row(&self, row: usize) -> Option<ConstraintSource> {
+        let k = self.ranges.partition_point(|r| r.start + r.len <= row);
         self.ranges
-            .iter()
-            .find(|r| (r.start..r.start + r.len).contains(&row))
+            .get(k)
+            .filter(|r| (r.start..r.start + r.len).contains(&row))
             .map(|r| r.source)
     }
     /// A readable name of a source for reports and errors, e.g. "joint `A` (revolute)".

@@ -87,4 +87,20 @@ pub enum ConstraintError {
         /// Row within the constraint.
         row: usize,
     },
+    /// An analysis would hold more entries than allowed (the caller's memory limit).
+    #[error(
+        "{what} ({rows} rows × {columns} columns): its storage passed {entries} entries of 8 bytes, the limit is {limit}"
+    )]
+    StorageLimit {
+        /// The computation.
+        what: &'static str,
+        /// Rows of the matrix.
+        rows: usize,
+        /// Columns of the matrix.
+        columns: usize,
+        /// Entries held when the limit was passed.
+        entries: usize,
+        /// The limit.
+        limit: usize,
+    },
 }

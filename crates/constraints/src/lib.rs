@@ -22,7 +22,8 @@
 //!   `kinetic_energy`, `potential_energy`, and per-constraint [`ConstraintBlock`]s;
 //! - [`primitives`]: point coincidence, dot-1, dot-2, distance on a small algebra of
 //!   kinematic expressions; [`joints`] and [`drivers`] compose them;
-//! - [`mobility()`]: rank-based mobility, redundancy and Grübler's count;
+//! - [`mobility()`]: rank-based mobility, redundancy and Grübler's count (sparse
+//!   elimination; [`mobility_dense`] is the dense reference);
 //! - [`CustomConstraint`]: user constraints accepted by the assembly;
 //! - [`Baumgarte`]: the stabilized right-hand side γ̄ = γ − 2α̂Φ̇ − β̂²Φ that every
 //!   front-end uses.
@@ -57,6 +58,7 @@ mod assembly;
 mod block;
 mod custom;
 pub mod drivers;
+mod elimination;
 mod error;
 mod fill;
 mod forces;
@@ -79,7 +81,10 @@ pub use error::ConstraintError;
 pub use forces::MIN_SPRING_LENGTH;
 pub use frame::{BodyFrame, frame_of, update_frames};
 pub use mass::MassBlock;
-pub use mobility::{Mobility, dependent_rows, full_rank_everywhere, mobility, mobility_with};
+pub use mobility::{
+    Mobility, dependent_rows, full_rank_everywhere, mobility, mobility_dense, mobility_limited,
+    mobility_with,
+};
 pub use power::ElementPowers;
 pub use reactions::{
     Reaction, RelativeMotion, driver_effort, driver_markers, marker_pose, reaction, relative_motion,

@@ -1,5 +1,8 @@
-//! Rank-based mobility and redundant-constraint count at a state, from the singular
-//! values of Φ_q in the [ṙ, ω'] layout (no normalization rows), and Grübler's count.
+//! Rank-based mobility and redundant-constraint count at a state, from the rank of
+//! Φ_q in the [ṙ, ω'] layout (no normalization rows), and Grübler's count. The rank
+//! is found by sparse elimination of the bodies ([`mobility_limited`], O(n) memory
+//! on chains, trees and ladders of loops); [`mobility_dense`] takes the singular
+//! values of the dense Φ_q (the reference it is tested against).
 //!
 //! With F = Σ fᵢ the free degrees of freedom of the bodies (fᵢ = 6, or 3 for a point
 //! mass, whose rotation is not a degree of freedom of the mechanism: nothing acts on
@@ -10,12 +13,15 @@
 //! - velocity degrees of freedom: F − rank(Φ_q) (nonholonomic rows included);
 //! - redundant rows: rows − rank(Φ_q).
 //!
-//! A singular value σ counts toward the rank when σ > tol · max(1, σ_max).
+//! Dense: a singular value σ counts toward the rank when σ > tol · max(1, σ_max).
+//! Sparse: a row counts when its remainder against the earlier rows is above
+//! tol · max(1, largest row norm); rank = rows − dependent rows.
 
-use mbs_model::{JointKind, Layout, Model, State};
+use mbs_model::{BodyRef, JointKind, Layout, Model, State};
 use nalgebra::DMatrix;
 
 use crate::assembly::{ConstraintSource, SystemLayout};
+use crate::elimination::{SparseRow, dependent_rows_sparse};
 use crate::error::ConstraintError;
 use crate::workspace::Workspace;
 
@@ -47,6 +53,10 @@ pub struct Mobility {
     /// to: one choice of rows that could be removed. Empty when the rows are
     /// independent.
     pub dependent: Vec<(usize, Option<ConstraintSource>)>,
+    /// Most f64 entries the rank computation held at once: the elimination's rows
+    /// and fill ([`mobility_limited`]), or rows × columns of the dense Φ_q
+    /// ([`mobility_dense`]). A work counter: it grows like n on chains and trees.
+    pub peak_entries: usize,
 }
 
 /// Rows of `m` that depend on earlier rows: classical Gram–Schmidt over the rows in
@@ -107,35 +117,140 @@ fn rank(m: &DMatrix<f64>, tol: f64) -> usize {
 }
 
 /// Mobility of `model` at `state` (any layout; converted to [ṙ, ω']), with relative
-/// rank tolerance `tol` (e.g. 1e-9). Allocates (an analysis, not a per-step call).
+/// rank tolerance `tol` (e.g. 1e-9), by sparse elimination ([`mobility_with`]).
+/// Allocates (an analysis, not a per-step call).
 pub fn mobility(model: &Model, state: &State, tol: f64) -> Result<Mobility, ConstraintError> {
     let sys = SystemLayout::new(model, Layout::EulerParamsOmega);
     mobility_with(model, &sys, &state.to_layout(Layout::EulerParamsOmega), tol)
 }
 
-/// [`mobility`] for an assembly in the [ṙ, ω'] layout (custom constraints included).
+/// [`mobility`] for an assembly in the [ṙ, ω'] layout (custom constraints included),
+/// without a storage limit ([`mobility_limited`]).
 pub fn mobility_with(
     model: &Model,
     sys: &SystemLayout,
     state: &State,
     tol: f64,
 ) -> Result<Mobility, ConstraintError> {
+    mobility_limited(model, sys, state, tol, usize::MAX)
+}
+
+fn check_omega_layout(sys: &SystemLayout) -> Result<(), ConstraintError> {
     if sys.layout() != Layout::EulerParamsOmega {
         return Err(ConstraintError::LayoutMismatch {
             expected: Layout::EulerParamsOmega,
             got: sys.layout(),
         });
     }
+    Ok(())
+}
+
+/// [`mobility_with`] by eliminating bodies one at a time (see `elimination`): the
+/// memory is that of the sparse rows plus their fill — O(n) on chains, trees and
+/// ladders of loops. The dependent rows are those of [`dependent_rows`] over the rows
+/// in order, with threshold `tol · max(1, largest row norm)`, and
+/// rank = rows − dependent rows. Errors with [`ConstraintError::StorageLimit`] when
+/// the elimination would hold more than `max_entries` f64 entries (fill of a densely
+/// coupled mechanism), before it holds them.
+pub fn mobility_limited(
+    model: &Model,
+    sys: &SystemLayout,
+    state: &State,
+    tol: f64,
+    max_entries: usize,
+) -> Result<Mobility, ConstraintError> {
+    check_omega_layout(sys)?;
+    let mut ws = Workspace::new(sys);
+    ws.evaluate_constraints(model, sys, state)?;
+    let mut rows: Vec<SparseRow> = vec![Vec::new(); sys.n_rows()];
+    for (e, b) in sys.entries().iter().zip(ws.blocks()) {
+        for r in 0..e.rows() {
+            let row = &mut rows[e.global_row(r)];
+            for (body, j) in [(e.body_i, &b.ji), (e.body_j, &b.jj)] {
+                if let BodyRef::Body(id) = body {
+                    let mut v = [0.0; 6];
+                    v.iter_mut().enumerate().for_each(|(c, x)| *x = j[(r, c)]);
+                    row.push((id.0, v));
+                }
+            }
+            row.sort_unstable_by_key(|(c, _)| *c);
+        }
+    }
+    drop(ws);
+    let scale = rows
+        .iter()
+        .map(|r| {
+            r.iter()
+                .flat_map(|(_, v)| v)
+                .map(|x| x * x)
+                .sum::<f64>()
+                .sqrt()
+        })
+        .fold(1.0_f64, f64::max);
+    let (m, n_v) = (sys.n_rows(), sys.n_v());
+    let found =
+        dependent_rows_sparse(rows, sys.n_bodies(), tol * scale, max_entries).map_err(|e| {
+            ConstraintError::StorageLimit {
+                what: "sparse elimination",
+                rows: m,
+                columns: n_v,
+                entries: e.entries,
+                limit: max_entries,
+            }
+        })?;
+    let nh = sys.n_holonomic();
+    let dependent_holonomic = found.dependent.iter().filter(|r| **r < nh).count();
+    Ok(assemble_mobility(
+        model,
+        sys,
+        nh - dependent_holonomic,
+        m - found.dependent.len(),
+        found.dependent.into_iter().filter(|r| *r < nh).collect(),
+        found.peak_entries,
+    ))
+}
+
+/// [`mobility_with`] by dense singular values of Φ_q (rows × 6n) and dense
+/// Gram–Schmidt for the dependent rows: O(n²) memory and O(n³) time. The reference
+/// the sparse elimination is tested against.
+pub fn mobility_dense(
+    model: &Model,
+    sys: &SystemLayout,
+    state: &State,
+    tol: f64,
+) -> Result<Mobility, ConstraintError> {
+    check_omega_layout(sys)?;
     let mut ws = Workspace::new(sys);
     ws.evaluate_constraints(model, sys, state)?;
     let mut jac = DMatrix::zeros(sys.n_rows(), sys.n_v());
     ws.phi_q_dense(sys, &mut jac)?;
     let nh = sys.n_holonomic();
-    let r_all = rank(&jac, tol);
-    let r_hol = rank(&jac.rows(0, nh).into_owned(), tol);
+    let hol = jac.rows(0, nh).into_owned();
+    let scale = (0..nh).map(|r| hol.row(r).norm()).fold(1.0_f64, f64::max);
+    let dependent = dependent_rows(&hol, tol * scale);
+    Ok(assemble_mobility(
+        model,
+        sys,
+        rank(&hol, tol),
+        rank(&jac, tol),
+        dependent,
+        jac.len(),
+    ))
+}
+
+/// The [`Mobility`] of the ranks and the dependent holonomic rows.
+fn assemble_mobility(
+    model: &Model,
+    sys: &SystemLayout,
+    r_hol: usize,
+    r_all: usize,
+    dependent: Vec<usize>,
+    peak_entries: usize,
+) -> Mobility {
+    let nh = sys.n_holonomic();
     let free_dof: usize = model.bodies().iter().map(|b| b.free_dof()).sum();
     let n6 = free_dof as i64;
-    Ok(Mobility {
+    Mobility {
         n_bodies: sys.n_bodies(),
         free_dof,
         rows: sys.n_rows(),
@@ -146,13 +261,10 @@ pub fn mobility_with(
         velocity_dof: n6 - r_all as i64,
         redundant: sys.n_rows() - r_all,
         grubler: n6 - nh as i64,
-        dependent: {
-            let hol = jac.rows(0, nh).into_owned();
-            let scale = (0..nh).map(|r| hol.row(r).norm()).fold(1.0_f64, f64::max);
-            dependent_rows(&hol, tol * scale)
-        }
-        .into_iter()
-        .map(|r| (r, sys.source_of_row(r)))
-        .collect(),
-    })
+        dependent: dependent
+            .into_iter()
+            .map(|r| (r, sys.source_of_row(r)))
+            .collect(),
+        peak_entries,
+    }
 }

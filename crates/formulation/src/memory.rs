@@ -29,10 +29,30 @@ fn gigabytes(bytes: f64) -> String {
     format!("{:.1}", bytes / 1e9)
 }
 
+/// What the refusal of a method suggests instead.
+const SCALABLE_METHODS: &str = "use a method whose storage grows with the model, not its square: `aba` (open trees), `hdca` or `alf-dca-proj` (any mechanism), `lagrange:backend=sparse` or `alf-index1:backend=sparse`";
+
 /// Refuses `method` when `entries` f64 entries of dense storage exceed [`SHARE`] of
 /// `available` bytes (`None`: not checked). The error is invalid input naming the
 /// method, both sizes and the methods that scale with the model.
 pub fn check(method: &str, entries: u128, available: Option<u64>) -> Result<(), FormulationError> {
+    check_storage(
+        &format!("{method}: its dense matrices for this model"),
+        entries,
+        available,
+        SCALABLE_METHODS,
+    )
+}
+
+/// Refuses a computation when `entries` f64 entries exceed [`SHARE`] of `available`
+/// bytes (`None`: not checked): invalid input "`what` take ≈ … GB and … GB of memory
+/// are available (…); `advice`".
+pub fn check_storage(
+    what: &str,
+    entries: u128,
+    available: Option<u64>,
+    advice: &str,
+) -> Result<(), FormulationError> {
     let Some(available) = available else {
         return Ok(());
     };
@@ -41,11 +61,19 @@ pub fn check(method: &str, entries: u128, available: Option<u64>) -> Result<(), 
         return Ok(());
     }
     Err(FormulationError::invalid_input(format!(
-        "{method}: its dense matrices for this model take ≈ {} GB and {} GB of memory are available (at most {:.0} % may be used); use a method whose storage grows with the model, not its square: `aba` (open trees), `hdca` or `alf-dca-proj` (any mechanism), `lagrange:backend=sparse` or `alf-index1:backend=sparse`",
+        "{what} take ≈ {} GB and {} GB of memory are available (at most {:.0} % may be used); {advice}",
         gigabytes(bytes),
         gigabytes(available as f64),
         100.0 * SHARE
     )))
+}
+
+/// The most f64 entries a computation may hold: [`SHARE`] of `available` bytes
+/// (`usize::MAX` when unknown) — the limit under which [`check_storage`] passes.
+pub fn max_entries(available: Option<u64>) -> usize {
+    available.map_or(usize::MAX, |a| {
+        (SHARE * a as f64 / 8.0).min(usize::MAX as f64) as usize
+    })
 }
 
 #[cfg(test)]
@@ -72,5 +100,21 @@ mod tests {
         // 8 GB of 11 GB: allowed; unknown memory: not checked
         assert!(check("lagrange", 1_000_000_000, Some(11_000_000_000)).is_ok());
         assert!(check("lagrange", u128::MAX, None).is_ok());
+    }
+
+    #[test]
+    fn the_entry_limit_is_where_the_check_starts_refusing() {
+        let available = Some(10_000_000_000);
+        let limit = max_entries(available) as u128;
+        assert_eq!(limit, 1_000_000_000);
+        assert!(check_storage("x", limit, available, "").is_ok());
+        let e = check_storage("the rank of Φ_q", limit + 1, available, "try less")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("the rank of Φ_q take") && e.contains("try less"),
+            "{e}"
+        );
+        assert_eq!(max_entries(None), usize::MAX);
     }
 }

@@ -72,7 +72,7 @@ mod step_watch;
 mod stop;
 mod trajectory;
 
-pub use check::{CONSISTENCY_TOL, CheckReport, RANK_TOL, check};
+pub use check::{BodyMass, CONSISTENCY_TOL, CheckReport, MassSource, RANK_TOL, Violation, check};
 pub use compare::{Comparison, Outcome, compare, compare_with_progress, sci};
 pub use energy_balance::EnergyBalance;
 pub use error::{Error, SimulationFailure};

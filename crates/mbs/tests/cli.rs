@@ -449,6 +449,16 @@ fn check_names_redundant_joints_and_fails_on_an_inconsistent_state() {
     let (out, err) = text(&o);
     assert_eq!(code(&o), 1, "{out}{err}");
     assert!(out.contains("INCONSISTENT"), "{out}");
+    // the crank's two joints are open by 0.1 m, the others hold
+    for joint in ["A", "B"] {
+        assert!(
+            out.contains(&format!(
+                "violated by joint `{joint}` (revolute): ‖Φ‖₂ = 1.000e-1"
+            )),
+            "{out}"
+        );
+    }
+    assert!(!out.contains("violated by joint `C`"), "{out}");
     // `run` reports the same ‖Φ‖₂ before assembling as `check`
     let phi = out
         .split("‖Φ‖₂ = ")

@@ -39,7 +39,7 @@ pub use force::{ForceElement, LoadFrame};
 pub use ids::{BodyId, BodyRef, DriverId, ForceId, JointId, MarkerId};
 pub use joint::{Joint, JointKind};
 pub use marker::{Marker, frame_from_z};
-pub use mass_properties::{MassProperties, of_shapes};
+pub use mass_properties::{MassProperties, from_densities, of_shapes};
 pub use model::{Model, ModelParts};
 pub use shape::{Geometry, Rgb, Shape, format_rgb};
 pub use state::{Layout, State, StateView};

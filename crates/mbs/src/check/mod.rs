@@ -1,12 +1,21 @@
 //! `mbs check`: validation and topology report of a model: bodies, joints, loops,
 //! Grübler vs rank-based mobility, redundant constraints, consistency of the initial
-//! state.
+//! state (naming the worst joints), mass properties of the bodies. Every part is
+//! O(n) in time and memory on chains, trees and ladders of loops: the rank of Φ_q
+//! comes from the sparse elimination of `mbs_constraints::mobility_limited`, under
+//! the memory guard of `mbs_formulation::memory`.
+
+mod bodies;
+mod violations;
 
 use std::fmt;
 
-use mbs_constraints::ConstraintSource;
-use mbs_model::{BodyRef, Model, State};
+use mbs_constraints::{ConstraintError, ConstraintSource, Mobility, SystemLayout};
+use mbs_model::{BodyRef, Layout, Model, State};
 use serde::Serialize;
+
+pub use bodies::{BodyMass, MassSource};
+pub use violations::Violation;
 
 use crate::frontend::SAMPLE_LAYOUT;
 use crate::measure::Meter;
@@ -55,8 +64,13 @@ pub struct CheckReport {
     pub initial_phi_dot: f64,
     /// Kinetic and potential energy of the initial state.
     pub initial_energy: (f64, f64),
+    /// The joints and drivers an inconsistent initial state violates most, worst
+    /// first (at most 3; empty when the state is consistent).
+    pub worst_violations: Vec<Violation>,
     /// Per joint: name, kind, body i, body j.
     pub joint_list: Vec<(String, String, String, String)>,
+    /// Per body: mass, centre of mass, inertia and where they come from.
+    pub body_masses: Vec<BodyMass>,
     /// Notes and warnings.
     pub notes: Vec<String>,
 }
@@ -64,13 +78,17 @@ pub struct CheckReport {
 /// Relative singular-value tolerance of the rank of Φ_q.
 pub const RANK_TOL: f64 = 1e-9;
 
+/// Joints, bodies and redundant constraints listed by the text report (it says how
+/// many more there are); the JSON report lists all.
+pub const LISTED: usize = 20;
+
 /// Tolerance on ‖Φ‖ and ‖Φ̇‖ of a consistent initial state.
 pub const CONSISTENCY_TOL: f64 = 1e-8;
 
 impl CheckReport {
     /// Whether the initial state satisfies the constraints (unknown counts as yes).
     pub fn initial_state_consistent(&self) -> bool {
-        !(self.initial_phi > CONSISTENCY_TOL || self.initial_phi_dot > CONSISTENCY_TOL)
+        consistent(self.initial_phi, self.initial_phi_dot)
     }
 }
 
@@ -133,8 +151,8 @@ pub fn check(model: &Model) -> CheckReport {
     roots.sort_unstable();
     roots.dedup();
     let initial = State::initial(model, SAMPLE_LAYOUT);
-    let mut meter = Meter::new(model);
-    let m = meter.measure(&initial, None);
+    // the meter's storage is dropped before the rank's
+    let m = Meter::new(model).measure(&initial, None);
     let mut notes = Vec::new();
     if !roots.is_empty() {
         notes.push(format!(
@@ -150,7 +168,13 @@ pub fn check(model: &Model) -> CheckReport {
     if m.phi.is_nan() {
         notes.push("the constraints could not be evaluated at the initial state".into());
     }
-    let mob = mbs_constraints::mobility(model, &initial, RANK_TOL).ok();
+    let mob = match rank_of_phi_q(model, &initial) {
+        Ok(mb) => Some(mb),
+        Err(note) => {
+            notes.push(note);
+            None
+        }
+    };
     if let Some(mb) = &mob
         && mb.velocity_dof != mb.mobility
     {
@@ -186,8 +210,49 @@ pub fn check(model: &Model) -> CheckReport {
         initial_phi: m.phi,
         initial_phi_dot: m.phi_dot,
         initial_energy: (m.kinetic, m.potential),
+        worst_violations: if consistent(m.phi, m.phi_dot) {
+            Vec::new()
+        } else {
+            violations::worst_violations(model, &initial, CONSISTENCY_TOL)
+        },
         joint_list,
+        body_masses: bodies::body_masses(model),
         notes,
+    }
+}
+
+fn consistent(phi: f64, phi_dot: f64) -> bool {
+    !(phi > CONSISTENCY_TOL || phi_dot > CONSISTENCY_TOL)
+}
+
+/// Rank of Φ_q at `state` by sparse elimination, its storage limited to the share of
+/// the available memory of the dense front-ends' guard; `Err` is the note that says
+/// why it is not reported (the storage limit names the sizes).
+fn rank_of_phi_q(model: &Model, state: &State) -> Result<Mobility, String> {
+    let sys = SystemLayout::new(model, Layout::EulerParamsOmega);
+    let state = state.to_layout(Layout::EulerParamsOmega);
+    let available = mbs_formulation::memory::available_bytes();
+    let limit = mbs_formulation::memory::max_entries(available);
+    match mbs_constraints::mobility_limited(model, &sys, &state, RANK_TOL, limit) {
+        Ok(mb) => Ok(mb),
+        Err(ConstraintError::StorageLimit {
+            what,
+            rows,
+            columns,
+            entries,
+            ..
+        }) => {
+            let what = format!(
+                "the rank of Φ_q ({rows} rows × {columns} columns) is not reported: the rows and fill of the {what} ({entries} entries and more)"
+            );
+            let advice = "the mechanism's loops are coupled too densely for the elimination";
+            Err(
+                mbs_formulation::memory::check_storage(&what, entries as u128, available, advice)
+                    .err()
+                    .map_or(what, |e| e.to_string()),
+            )
+        }
+        Err(e) => Err(format!("the rank of Φ_q could not be computed: {e}")),
     }
 }
 
@@ -196,18 +261,24 @@ fn redundant_constraints(
     model: &Model,
     dependent: &[(usize, Option<ConstraintSource>)],
 ) -> Vec<(String, usize)> {
+    // a constraint's rows are consecutive: count runs of one source
     let mut out: Vec<(String, usize)> = Vec::new();
+    let mut last = None;
     for (row, source) in dependent {
+        if source.is_some() && *source == last {
+            if let Some((_, k)) = out.last_mut() {
+                *k += 1;
+            }
+            continue;
+        }
+        last = *source;
         let name = match source {
             Some(ConstraintSource::Joint(id)) => format!("joint `{}`", model.joint(*id).name),
             Some(ConstraintSource::Driver(id)) => format!("driver `{}`", model.driver(*id).name),
             Some(other) => format!("{other:?}"),
             None => format!("row {row}"),
         };
-        match out.iter_mut().find(|(n, _)| *n == name) {
-            Some((_, k)) => *k += 1,
-            None => out.push((name, 1)),
-        }
+        out.push((name, 1));
     }
     out
 }
@@ -259,9 +330,16 @@ impl fmt::Display for CheckReport {
             let list: Vec<String> = self
                 .redundant_constraints
                 .iter()
+                .take(LISTED)
                 .map(|(n, k)| format!("{n} ({k} row{})", if *k == 1 { "" } else { "s" }))
                 .collect();
-            writeln!(f, ": dependent on earlier rows: {}", list.join(", "))?;
+            let more = self.redundant_constraints.len().saturating_sub(LISTED);
+            let more = if more > 0 {
+                format!(" and {more} more (`--json` lists all)")
+            } else {
+                String::new()
+            };
+            writeln!(f, ": dependent on earlier rows: {}{more}", list.join(", "))?;
         }
         let consistency = if self.initial_phi.is_nan() {
             "not checked"
@@ -276,17 +354,48 @@ impl fmt::Display for CheckReport {
             num(self.initial_phi),
             num(self.initial_phi_dot)
         )?;
+        for v in &self.worst_violations {
+            writeln!(
+                f,
+                "    violated by {}: ‖Φ‖₂ = {}, ‖Φ̇‖₂ = {}",
+                v.constraint,
+                num(v.phi),
+                num(v.phi_dot)
+            )?;
+        }
         writeln!(
             f,
             "  initial energy       T = {:.6}, V = {:.6}",
             self.initial_energy.0 + 0.0,
             self.initial_energy.1 + 0.0
         )?;
+        let more = |f: &mut fmt::Formatter<'_>, total: usize, what: &str| {
+            if total > LISTED {
+                writeln!(
+                    f,
+                    "    … and {} more {what} (`--json` lists all)",
+                    total - LISTED
+                )
+            } else {
+                Ok(())
+            }
+        };
         if !self.joint_list.is_empty() {
             writeln!(f, "  joints:")?;
-            for (name, kind, bi, bj) in &self.joint_list {
+            for (name, kind, bi, bj) in self.joint_list.iter().take(LISTED) {
                 writeln!(f, "    {name:<16} {kind:<14} {bi} – {bj}")?;
             }
+            more(f, self.joint_list.len(), "joints")?;
+        }
+        if !self.body_masses.is_empty() {
+            writeln!(
+                f,
+                "  bodies (mass; centre of mass c₀ at t = 0, global — the body frame's origin; centroidal inertia J', body axes):"
+            )?;
+            for b in self.body_masses.iter().take(LISTED) {
+                writeln!(f, "    {b}")?;
+            }
+            more(f, self.body_masses.len(), "bodies")?;
         }
         for n in &self.notes {
             writeln!(f, "  note: {n}")?;
