@@ -9,6 +9,8 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use mbs::chart::columns::Outputs;
+use mbs::joints::{JointResults, MultiplierSource};
 use mbs::sci;
 use mbs::{Error, IntegratorChoice, Method, Simulation, Trajectory};
 
@@ -79,9 +81,11 @@ enum Command {
         /// Also write PNG and SVG plots.
         #[arg(long)]
         plot: bool,
-        /// Coordinates to plot, e.g. `link1.x,link1.y` (default: x and y of the first body;
-        /// in the animation: energies and ‖Φ‖).
-        #[arg(long, value_name = "BODY.C,…")]
+        /// Columns to plot, by their names in trajectory.csv and joints.csv (unit
+        /// optional), e.g. `link1.x,pivot.force_y,drive.effort,phi_norm`; multipliers as
+        /// in joints.json (`pivot.point_x`). Default: x and y of the first body; in the
+        /// animation: energies and ‖Φ‖.
+        #[arg(long, value_name = "NAME,…")]
         coords: Option<String>,
         /// Also write animation.html: the motion in 3-D with plots, one self-contained
         /// file that opens offline in a web browser.
@@ -103,8 +107,9 @@ enum Command {
         /// first method (log scale), energy error and ‖Φ‖ per method.
         #[arg(long, requires = "out")]
         plot: bool,
-        /// Coordinates to plot, e.g. `link1.x,link1.y` (default: x and y of the first body).
-        #[arg(long, value_name = "BODY.C,…", requires = "plot")]
+        /// Columns to plot, named as for `run --coords` (trajectory.csv, joints.csv,
+        /// multipliers), e.g. `link1.x,pivot.force_y`. Default: x and y of the first body.
+        #[arg(long, value_name = "NAME,…", requires = "plot")]
         coords: Option<String>,
     },
 }
@@ -234,17 +239,9 @@ fn run(cli: Cli) -> Result<u8, Error> {
             if let Some(reason) = sim.method_reason() {
                 outln!("method: {} ({reason})", sim.get_method());
             }
-            // A misspelt coordinate is an error before the run, not after it.
-            let coords = match coords {
-                Some(c) => {
-                    let names: Vec<&str> = sim
-                        .model()
-                        .bodies()
-                        .iter()
-                        .map(|b| b.name.as_str())
-                        .collect();
-                    mbs::plot::parse_coordinates_of(&names, &c)?
-                }
+            // A misspelt column is an error before the run, not after it.
+            let columns = match coords {
+                Some(c) => mbs::chart::columns::Catalog::of_model(sim.model()).parse(&c)?,
                 _ => Vec::new(),
             };
             let bar = progress_bar(common.quiet);
@@ -260,17 +257,35 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 Err(e) => return Err(e),
             };
             let mut files = traj.write_all(&out)?;
-            for f in mbs::joints::write_all(&out, sim.model(), &traj)? {
-                if !files.contains(&f) {
-                    files.push(f);
+            let joints = if traj.is_empty() {
+                None
+            } else {
+                Some(JointResults::compute(
+                    sim.model(),
+                    &traj,
+                    MultiplierSource::Recovered,
+                )?)
+            };
+            if let Some(jr) = &joints {
+                for f in mbs::joints::write_all_with(&out, sim.model(), &traj, jr)? {
+                    if !files.contains(&f) {
+                        files.push(f);
+                    }
                 }
             }
             if plot && !traj.is_empty() {
-                files.extend(mbs::plot::write_plots(&traj, &out, &coords)?);
+                let outputs = Outputs {
+                    traj: &traj,
+                    joints: joints.as_ref(),
+                };
+                files.extend(mbs::plot::write_plots(outputs, &out, &columns)?);
             }
             if animate && !traj.is_empty() {
                 let path = out.join(mbs::animate::FILE_NAME);
-                let options = mbs::animate::AnimateOptions { coords };
+                let options = mbs::animate::AnimateOptions {
+                    columns,
+                    joints: joints.as_ref(),
+                };
                 mbs::animate::write_html(&traj, sim.model(), &path, &options)?;
                 files.push(path);
             }
@@ -305,14 +320,8 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 .map(|m| m.parse())
                 .collect::<Result<_, _>>()?;
             let sim = common.simulation(methods.first().cloned())?;
-            let names: Vec<&str> = sim
-                .model()
-                .bodies()
-                .iter()
-                .map(|b| b.name.as_str())
-                .collect();
-            let coords = match coords {
-                Some(c) => mbs::plot::parse_coordinates_of(&names, &c)?,
+            let columns = match coords {
+                Some(c) => mbs::chart::columns::Catalog::of_model(sim.model()).parse(&c)?,
                 None => Vec::new(),
             };
             let bar = progress_bar(common.quiet);
@@ -339,7 +348,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
                     t.write_all(&sub)?;
                 }
                 if plot {
-                    mbs::plot::write_comparison_plots(&cmp, &dir, &coords)?;
+                    mbs::plot::write_comparison_plots(&cmp, sim.model(), &dir, &columns)?;
                 }
                 outln!("files in {}", dir.display());
             }
