@@ -154,29 +154,41 @@
   }
 
   // ---- plots ---------------------------------------------------------------------------
-  var plotColors = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf"];
+  // Ranges, ticks, labels, colours and markers come with the data (computed by mbs, as
+  // for its PNG/SVG plots); the legend is a row above the data, never over it.
   var plotBox = document.getElementById("plots");
+  var timeTicks = data.time_ticks;
   var plots = data.plots.map(function (p) {
     var canvas = document.createElement("canvas");
     plotBox.appendChild(canvas);
-    var series = p.series.map(function (s) { return { label: s.label, v: f32(s.values) }; });
-    var lo = Infinity, hi = -Infinity;
-    series.forEach(function (s) {
-      s.v.forEach(function (x) {
-        if (!isFinite(x) || (p.log && x <= 0)) return;
-        var y = p.log ? Math.log10(x) : x;
-        lo = Math.min(lo, y); hi = Math.max(hi, y);
-      });
+    var series = p.series.map(function (s) {
+      return { label: s.label, v: f32(s.values), color: s.color, marker: s.marker, markers: s.markers };
     });
-    if (!isFinite(lo)) { lo = 0; hi = 1; }
-    if (hi - lo < 1e-12 * Math.max(1, Math.abs(hi))) { lo -= 0.5; hi += 0.5; }
-    return { title: p.title, log: p.log, series: series, lo: lo, hi: hi, canvas: canvas, image: null };
+    var lo = p.log ? Math.log10(p.lo) : p.lo, hi = p.log ? Math.log10(p.hi) : p.hi;
+    return { title: p.title, log: p.log, series: series, lo: lo, hi: hi, ticks: p.ticks, note: p.note, canvas: canvas, image: null };
   });
-  var margin = { left: 58, right: 8, top: 18, bottom: 20 };
-  function fmt(y, log) {
-    var v = log ? Math.pow(10, y) : y;
-    var a = Math.abs(v);
-    return (a !== 0 && (a < 1e-2 || a >= 1e4)) ? v.toExponential(1) : v.toPrecision(3);
+  function drawMarker(ctx, kind, x, y) {
+    ctx.beginPath();
+    if (kind === "circle") { ctx.arc(x, y, 3, 0, 2 * Math.PI); ctx.fill(); return; }
+    if (kind === "triangle") { ctx.moveTo(x, y - 4); ctx.lineTo(x + 4, y + 3); ctx.lineTo(x - 4, y + 3); ctx.closePath(); }
+    else if (kind === "square") ctx.rect(x - 3, y - 3, 6, 6);
+    else if (kind === "cross") { ctx.moveTo(x - 3, y - 3); ctx.lineTo(x + 3, y + 3); ctx.moveTo(x + 3, y - 3); ctx.lineTo(x - 3, y + 3); }
+    else if (kind === "diamond") { ctx.moveTo(x, y - 4); ctx.lineTo(x + 4, y); ctx.lineTo(x, y + 4); ctx.lineTo(x - 4, y); ctx.closePath(); }
+    else ctx.arc(x, y, 3.5, 0, 2 * Math.PI);
+    ctx.stroke();
+  }
+  // legend entries laid out in rows of the canvas width; returns the rows' height
+  function layoutLegend(ctx, p, x0, w) {
+    var x = x0, row = 0, items = [];
+    ctx.font = "11px sans-serif";
+    p.series.forEach(function (s) {
+      var width = 22 + ctx.measureText(s.label).width + 12;
+      if (x > x0 && x + width > x0 + w) { x = x0; row++; }
+      items.push({ s: s, x: x, row: row });
+      x += width;
+    });
+    p.legend = items;
+    return p.series.length > 1 ? 14 * (row + 1) : 0;
   }
   function drawPlot(p) {
     var c = p.canvas, dpr = window.devicePixelRatio || 1;
@@ -185,20 +197,39 @@
     var ctx = c.getContext("2d");
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.fillStyle = "#fff"; ctx.fillRect(0, 0, w, h);
-    var x0 = margin.left, x1 = w - margin.right, y0 = h - margin.bottom, y1 = margin.top;
-    ctx.strokeStyle = "#999"; ctx.lineWidth = 1;
-    ctx.strokeRect(x0, y1, x1 - x0, y0 - y1);
+    var left = 8 + p.ticks.reduce(function (m, t) { ctx.font = "11px sans-serif"; return Math.max(m, ctx.measureText(t.label).width); }, 0);
+    left = Math.max(left + 6, ctx.measureText("t [s]").width + 18);
+    var legendHeight = layoutLegend(ctx, p, left, w - left - 8);
+    var x0 = left, x1 = w - 10, y1 = 20 + legendHeight, y0 = h - 18;
     ctx.fillStyle = "#222"; ctx.font = "12px sans-serif";
-    ctx.textAlign = "left"; ctx.fillText(p.title, x0, 13);
-    ctx.font = "11px sans-serif"; ctx.textAlign = "right";
-    ctx.fillText(fmt(p.hi, p.log), x0 - 4, y1 + 9);
-    ctx.fillText(fmt(p.lo, p.log), x0 - 4, y0);
-    ctx.textAlign = "left"; ctx.fillText(t0.toPrecision(3) + " s", x0, h - 5);
-    ctx.textAlign = "right"; ctx.fillText(t1.toPrecision(3) + " s", x1, h - 5);
+    ctx.textAlign = "left"; ctx.fillText(p.title, 4, 13);
     var sx = function (t) { return x0 + (x1 - x0) * (t1 > t0 ? (t - t0) / (t1 - t0) : 0); };
     var sy = function (v) { return y0 - (y0 - y1) * (v - p.lo) / (p.hi - p.lo); };
-    p.series.forEach(function (s, j) {
-      ctx.strokeStyle = plotColors[j % plotColors.length]; ctx.lineWidth = 1.5;
+    ctx.font = "11px sans-serif";
+    ctx.strokeStyle = "#e4e4e4"; ctx.lineWidth = 1; ctx.fillStyle = "#333";
+    ctx.textAlign = "right"; ctx.textBaseline = "middle";
+    p.ticks.forEach(function (t) {
+      var Y = sy(p.log ? Math.log10(t.value) : t.value);
+      ctx.beginPath(); ctx.moveTo(x0, Y); ctx.lineTo(x1, Y); ctx.stroke();
+      ctx.fillText(t.label, x0 - 4, Y);
+    });
+    ctx.textAlign = "center"; ctx.textBaseline = "alphabetic";
+    timeTicks.forEach(function (t) {
+      var X = sx(t.value);
+      ctx.beginPath(); ctx.moveTo(X, y0); ctx.lineTo(X, y1); ctx.stroke();
+      ctx.fillText(t.label, X, h - 5);
+    });
+    ctx.textAlign = "left"; ctx.fillText("t [s]", 4, h - 5);
+    ctx.strokeStyle = "#999";
+    ctx.strokeRect(x0, y1, x1 - x0, y0 - y1);
+    if (p.note) {
+      ctx.fillStyle = "#555"; ctx.font = "13px sans-serif"; ctx.textAlign = "center"; ctx.textBaseline = "middle";
+      ctx.fillText(p.note, (x0 + x1) / 2, (y0 + y1) / 2);
+      ctx.textBaseline = "alphabetic";
+    }
+    p.series.forEach(function (s) {
+      if (p.note) return;
+      ctx.strokeStyle = s.color; ctx.fillStyle = s.color; ctx.lineWidth = 1.5;
       ctx.beginPath();
       var pen = false;
       for (var k = 0; k < n; k++) {
@@ -209,9 +240,23 @@
         pen = true;
       }
       ctx.stroke();
-      ctx.fillStyle = ctx.strokeStyle; ctx.textAlign = "right";
-      ctx.fillText(s.label, x1 - 4, y1 + 12 + 13 * j);
+      ctx.lineWidth = 1.2;
+      s.markers.forEach(function (k) {
+        var v = s.v[k];
+        if (k < n && isFinite(v) && !(p.log && v <= 0)) drawMarker(ctx, s.marker, sx(times[k]), sy(p.log ? Math.log10(v) : v));
+      });
     });
+    if (p.series.length > 1) {
+      ctx.font = "11px sans-serif"; ctx.textAlign = "left"; ctx.textBaseline = "middle";
+      p.legend.forEach(function (it) {
+        var y = 20 + 7 + 14 * it.row;
+        ctx.strokeStyle = it.s.color; ctx.fillStyle = it.s.color; ctx.lineWidth = 1.5;
+        ctx.beginPath(); ctx.moveTo(it.x, y); ctx.lineTo(it.x + 18, y); ctx.stroke();
+        ctx.lineWidth = 1.2; drawMarker(ctx, it.s.marker, it.x + 9, y);
+        ctx.fillStyle = "#222"; ctx.fillText(it.s.label, it.x + 22, y);
+      });
+      ctx.textBaseline = "alphabetic";
+    }
     p.image = ctx.getImageData(0, 0, c.width, c.height);
     p.sx = sx; p.y0 = y0; p.y1 = y1;
   }

@@ -122,75 +122,7 @@ impl JointResults {
         source: MultiplierSource,
     ) -> Result<Self, Error> {
         let sys = SystemLayout::new(model, Layout::EulerParamsPdot);
-        let mut table = Table { cols: Vec::new() };
-        for jt in model.joints() {
-            let n = &jt.name;
-            let (angle, along, rotvec) = coordinate_kinds(Freedoms::of(&jt.kind));
-            if angle {
-                table.add(
-                    format!("{n}.angle [rad]"),
-                    format!("{n}: angle about z_i from x_i to x_j"),
-                );
-                table.add(
-                    format!("{n}.angle_rate [rad/s]"),
-                    format!("{n}: rate of the angle"),
-                );
-            }
-            if along {
-                table.add(
-                    format!("{n}.translation [m]"),
-                    format!("{n}: translation of P_j along z_i"),
-                );
-                table.add(
-                    format!("{n}.translation_rate [m/s]"),
-                    format!("{n}: rate of the translation"),
-                );
-            }
-            if rotvec {
-                table.add3(
-                    n,
-                    "rotation",
-                    "rad",
-                    "rotation vector of marker j relative to marker i, joint frame",
-                );
-                table.add3(
-                    n,
-                    "omega",
-                    "rad/s",
-                    "angular velocity of marker j relative to marker i, joint frame",
-                );
-            }
-            table.add3(n, "force", "N", "reaction force on body j, global frame");
-            table.add3(
-                n,
-                "torque",
-                "N·m",
-                "reaction torque on body j about P_j, global frame",
-            );
-            table.add3(
-                n,
-                "force_joint",
-                "N",
-                "reaction force on body j, joint frame (marker i axes)",
-            );
-            table.add3(
-                n,
-                "torque_joint",
-                "N·m",
-                "reaction torque on body j about P_j, joint frame",
-            );
-        }
-        for d in model.drivers() {
-            let unit = driver_row(&d.kind).unit;
-            let unit = if unit == "N·m" { "N·m" } else { "N" };
-            table.add(
-                format!("{}.effort [{unit}]", d.name),
-                format!(
-                    "{}: force or torque the driver applies along its driven coordinate",
-                    d.name
-                ),
-            );
-        }
+        let mut table = columns_table(model);
         let labels = row_labels(model, &sys);
         let mut multipliers: Vec<Series> = labels
             .iter()
@@ -256,6 +188,94 @@ impl JointResults {
         let text = serde_json::to_string(self).map_err(|e| Error::output(path, e))?;
         std::fs::write(path, text).map_err(|e| Error::output(path, e))
     }
+}
+
+/// The (empty) columns of [`JointResults::compute`] for `model`, in order.
+fn columns_table(model: &Model) -> Table {
+    let mut table = Table { cols: Vec::new() };
+    for jt in model.joints() {
+        let n = &jt.name;
+        let (angle, along, rotvec) = coordinate_kinds(Freedoms::of(&jt.kind));
+        if angle {
+            table.add(
+                format!("{n}.angle [rad]"),
+                format!("{n}: angle about z_i from x_i to x_j"),
+            );
+            table.add(
+                format!("{n}.angle_rate [rad/s]"),
+                format!("{n}: rate of the angle"),
+            );
+        }
+        if along {
+            table.add(
+                format!("{n}.translation [m]"),
+                format!("{n}: translation of P_j along z_i"),
+            );
+            table.add(
+                format!("{n}.translation_rate [m/s]"),
+                format!("{n}: rate of the translation"),
+            );
+        }
+        if rotvec {
+            table.add3(
+                n,
+                "rotation",
+                "rad",
+                "rotation vector of marker j relative to marker i, joint frame",
+            );
+            table.add3(
+                n,
+                "omega",
+                "rad/s",
+                "angular velocity of marker j relative to marker i, joint frame",
+            );
+        }
+        table.add3(n, "force", "N", "reaction force on body j, global frame");
+        table.add3(
+            n,
+            "torque",
+            "N·m",
+            "reaction torque on body j about P_j, global frame",
+        );
+        table.add3(
+            n,
+            "force_joint",
+            "N",
+            "reaction force on body j, joint frame (marker i axes)",
+        );
+        table.add3(
+            n,
+            "torque_joint",
+            "N·m",
+            "reaction torque on body j about P_j, joint frame",
+        );
+    }
+    for d in model.drivers() {
+        let unit = driver_row(&d.kind).unit;
+        let unit = if unit == "N·m" { "N·m" } else { "N" };
+        table.add(
+            format!("{}.effort [{unit}]", d.name),
+            format!(
+                "{}: force or torque the driver applies along its driven coordinate",
+                d.name
+            ),
+        );
+    }
+    table
+}
+
+/// The column names `<joint>.<quantity> [unit]` of [`JointResults::compute`] for
+/// `model` (`joints.csv` after `t [s]`) and the names of its multipliers (`[ṙ, ṗ]`
+/// rows, [`row_labels`]), known before a run.
+pub fn column_names(model: &Model) -> (Vec<String>, Vec<String>) {
+    let sys = SystemLayout::new(model, Layout::EulerParamsPdot);
+    let columns = columns_table(model)
+        .cols
+        .into_iter()
+        .map(|c| c.name)
+        .collect();
+    let multipliers = row_labels(model, &sys).into_iter().map(|l| l.0).collect();
+    (columns, multipliers)
 }
 
 /// Samples per parallel chunk of [`JointResults::compute`].
@@ -482,12 +502,27 @@ fn write_table(path: &Path, t: &[f64], cols: &[Series]) -> Result<(), Error> {
 /// method gave multipliers, `multipliers.csv` with the method's λ under the labels of
 /// [`row_labels`] (`t [s]`, then `<joint>.<row> [unit]`); returns the files written.
 pub fn write_all(dir: &Path, model: &Model, traj: &Trajectory) -> Result<Vec<PathBuf>, Error> {
+    if traj.is_empty() {
+        std::fs::create_dir_all(dir).map_err(|e| Error::output(dir, e))?;
+        return Ok(Vec::new());
+    }
+    let jr = JointResults::compute(model, traj, MultiplierSource::Recovered)?;
+    write_all_with(dir, model, traj, &jr)
+}
+
+/// [`write_all`] with joint results already computed (`MultiplierSource::Recovered`),
+/// e.g. for plotting them too.
+pub fn write_all_with(
+    dir: &Path,
+    model: &Model,
+    traj: &Trajectory,
+    jr: &JointResults,
+) -> Result<Vec<PathBuf>, Error> {
     std::fs::create_dir_all(dir).map_err(|e| Error::output(dir, e))?;
     let mut files = Vec::new();
     if traj.is_empty() {
         return Ok(files);
     }
-    let jr = JointResults::compute(model, traj, MultiplierSource::Recovered)?;
     for (name, f) in [
         (
             "joints.csv",
@@ -496,7 +531,7 @@ pub fn write_all(dir: &Path, model: &Model, traj: &Trajectory) -> Result<Vec<Pat
         ("joints.json", JointResults::write_json),
     ] {
         let path = dir.join(name);
-        f(&jr, &path)?;
+        f(jr, &path)?;
         files.push(path);
     }
     if let Some(cols) = method_multipliers(model, traj) {

@@ -8,6 +8,7 @@
 //!   violations at position, velocity and acceleration level, multipliers, integrator
 //!   statistics, wall time; CSV and JSON writers;
 //! - `plot` (feature `plots`, on by default): PNG/SVG plots without system libraries;
+//!   [`chart`]: what every chart shares (ticks, series styles, plottable columns);
 //! - [`animate`]: a self-contained HTML page that plays the motion in 3-D;
 //! - [`check()`]: validation and topology report;
 //! - [`compare()`]: the same run with several methods, one table;
@@ -18,8 +19,9 @@
 //! Everything above is at the crate root. The modules that stay public are namespaces a
 //! user reaches on purpose, each with names that read well only with the module:
 //! [`animate`] (`animate::write_html`), `plot` (`plot::write_plots`), [`joints`]
-//! (`joints::JointResults`), [`manifest`] (`manifest::write`), [`output`]
-//! (`output::OutputDir`: staged, locked, swapped into place complete), [`conformance`] (the
+//! (`joints::JointResults`), [`chart`] (`chart::columns::Catalog`), [`manifest`]
+//! (`manifest::write`), [`output`] (`output::OutputDir`: staged, locked, swapped into
+//! place complete), [`conformance`] (the
 //! method × mechanism matrix), [`recommend`] (`recommend::MechanismClass`) and
 //! [`registry`] (`registry::methods`); the layer crates are re-exported under their
 //! short names (`mbs::alf`, `mbs::dca`, `mbs::hdca`, `mbs::complement`, `mbs::planar`,
@@ -49,6 +51,7 @@ pub use mbs_model as model;
 pub use mbs_planar as planar;
 
 pub mod animate;
+pub mod chart;
 mod check;
 mod compare;
 pub mod conformance;

@@ -6,16 +6,18 @@
 //! 130 / 143 a run stopped by SIGINT / SIGTERM (its samples up to then written, status
 //! `interrupted`).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use mbs::chart::columns::Outputs;
+use mbs::joints::{JointResults, MultiplierSource};
 use mbs::output::OutputDir;
 use mbs::sci;
-use mbs::{Error, IntegratorChoice, Method, Model, Simulation, StopHandle, Trajectory};
+use mbs::{Error, IntegratorChoice, Method, Simulation, StopHandle, Trajectory};
 
 /// `println!` that ignores a closed stdout (e.g. `mbs list | head`).
 macro_rules! outln {
@@ -85,9 +87,11 @@ enum Command {
         /// Also write PNG and SVG plots.
         #[arg(long)]
         plot: bool,
-        /// Coordinates to plot, e.g. `link1.x,link1.y` (default: x and y of the first body;
-        /// in the animation: energies and ‖Φ‖).
-        #[arg(long, value_name = "BODY.C,…")]
+        /// Columns to plot, by their names in trajectory.csv and joints.csv (unit
+        /// optional), e.g. `link1.x,pivot.force_y,drive.effort,phi_norm`; multipliers as
+        /// in joints.json (`pivot.point_x`). Default: x and y of the first body; in the
+        /// animation: energies and ‖Φ‖.
+        #[arg(long, value_name = "NAME,…")]
         coords: Option<String>,
         /// Also write animation.html: the motion in 3-D with plots, one self-contained
         /// file that opens offline in a web browser.
@@ -110,8 +114,9 @@ enum Command {
         /// first method (log scale), energy error and ‖Φ‖ per method.
         #[arg(long, requires = "out")]
         plot: bool,
-        /// Coordinates to plot, e.g. `link1.x,link1.y` (default: x and y of the first body).
-        #[arg(long, value_name = "BODY.C,…", requires = "plot")]
+        /// Columns to plot, named as for `run --coords` (trajectory.csv, joints.csv,
+        /// multipliers), e.g. `link1.x,pivot.force_y`. Default: x and y of the first body.
+        #[arg(long, value_name = "NAME,…", requires = "plot")]
         coords: Option<String>,
     },
 }
@@ -241,17 +246,9 @@ fn run(cli: Cli) -> Result<u8, Error> {
             if let Some(reason) = sim.method_reason() {
                 outln!("method: {} ({reason})", sim.get_method());
             }
-            // A misspelt coordinate is an error before the run, not after it.
-            let coords = match coords {
-                Some(c) => {
-                    let names: Vec<&str> = sim
-                        .model()
-                        .bodies()
-                        .iter()
-                        .map(|b| b.name.as_str())
-                        .collect();
-                    mbs::plot::parse_coordinates_of(&names, &c)?
-                }
+            // A misspelt column is an error before the run, not after it.
+            let columns = match coords {
+                Some(c) => mbs::chart::columns::Catalog::of_model(sim.model()).parse(&c)?,
                 _ => Vec::new(),
             };
             // So is an output directory that cannot be used.
@@ -278,13 +275,36 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 }
                 Err(e) => return Err(e),
             };
-            let mut files = write_data(dir.path(), sim.model(), &traj)?;
+            let mut files = traj.write_all(dir.path())?;
+            let joints = if traj.is_empty() {
+                None
+            } else {
+                Some(JointResults::compute(
+                    sim.model(),
+                    &traj,
+                    MultiplierSource::Recovered,
+                )?)
+            };
+            if let Some(jr) = &joints {
+                for f in mbs::joints::write_all_with(dir.path(), sim.model(), &traj, jr)? {
+                    if !files.contains(&f) {
+                        files.push(f);
+                    }
+                }
+            }
             if plot && !traj.is_empty() {
-                files.extend(mbs::plot::write_plots(&traj, dir.path(), &coords)?);
+                let outputs = Outputs {
+                    traj: &traj,
+                    joints: joints.as_ref(),
+                };
+                files.extend(mbs::plot::write_plots(outputs, dir.path(), &columns)?);
             }
             if animate && !traj.is_empty() {
                 let path = dir.path().join(mbs::animate::FILE_NAME);
-                let options = mbs::animate::AnimateOptions { coords };
+                let options = mbs::animate::AnimateOptions {
+                    columns,
+                    joints: joints.as_ref(),
+                };
                 mbs::animate::write_html(&traj, sim.model(), &path, &options)?;
                 files.push(path);
             }
@@ -317,14 +337,8 @@ fn run(cli: Cli) -> Result<u8, Error> {
             let sim = common
                 .simulation(methods.first().cloned())?
                 .stop_handle(stop_on_signals());
-            let names: Vec<&str> = sim
-                .model()
-                .bodies()
-                .iter()
-                .map(|b| b.name.as_str())
-                .collect();
-            let coords = match coords {
-                Some(c) => mbs::plot::parse_coordinates_of(&names, &c)?,
+            let columns = match coords {
+                Some(c) => mbs::chart::columns::Catalog::of_model(sim.model()).parse(&c)?,
                 None => Vec::new(),
             };
             let mut dir = out.as_deref().map(OutputDir::prepare).transpose()?;
@@ -357,8 +371,9 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 if plot {
                     files.extend(mbs::plot::write_comparison_plots(
                         &cmp,
+                        sim.model(),
                         dir.path(),
-                        &coords,
+                        &columns,
                     )?);
                 }
                 mbs::manifest::write_comparison(dir.path(), &cmp, &files)?;
@@ -375,17 +390,6 @@ fn run(cli: Cli) -> Result<u8, Error> {
             Ok(if cmp.all_completed() { 0 } else { 1 })
         }
     }
-}
-
-/// The data files of a run (trajectory, joints, multipliers, energy balance) in `dir`.
-fn write_data(dir: &Path, model: &Model, traj: &Trajectory) -> Result<Vec<PathBuf>, Error> {
-    let mut files = traj.write_all(dir)?;
-    for f in mbs::joints::write_all(dir, model, traj)? {
-        if !files.contains(&f) {
-            files.push(f);
-        }
-    }
-    Ok(files)
 }
 
 /// A stop handle that SIGINT and SIGTERM trigger: the run ends at its next step and

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use mbs::animate::{AnimateOptions, html};
+use mbs::chart::columns::Catalog;
 use mbs::model::Model;
 use mbs::{IntegratorChoice, Simulation, Trajectory};
 use serde_json::Value;
@@ -133,11 +134,26 @@ fn the_page_embeds_everything_it_draws() {
 }
 
 #[test]
-fn bodies_without_shapes_get_sticks_and_chosen_coordinates_are_plotted() {
+fn bodies_without_shapes_get_sticks_and_chosen_columns_are_plotted() {
     let model = mbs::builtin("five-bar").unwrap();
     let traj = run(&model, 0.2, 10);
-    let coords = vec![(0, "x".to_string()), (2, "wz".to_string())];
-    let page = html(&traj, &model, &AnimateOptions { coords }).unwrap();
+    let name0 = &traj.body_names[0];
+    let joint = &model.joints()[0].name;
+    let columns = Catalog::of_model(&model)
+        .parse(&format!(
+            "{name0}.x, {}.wz, {joint}.force_y",
+            traj.body_names[2]
+        ))
+        .unwrap();
+    let page = html(
+        &traj,
+        &model,
+        &AnimateOptions {
+            columns,
+            joints: None,
+        },
+    )
+    .unwrap();
     let data = page_data(&page);
     for b in data["bodies"].as_array().unwrap() {
         assert!(b["shapes"].as_array().unwrap().is_empty());
@@ -147,12 +163,66 @@ fn bodies_without_shapes_get_sticks_and_chosen_coordinates_are_plotted() {
         );
     }
     let plots = data["plots"].as_array().unwrap();
-    assert_eq!(plots.len(), 2);
-    let name0 = &traj.body_names[0];
+    assert_eq!(plots.len(), 3);
     assert_eq!(plots[0]["title"], format!("{name0}.x [m]"));
     assert!(plots[1]["title"].as_str().unwrap().ends_with(".wz [rad/s]"));
+    assert_eq!(plots[2]["title"], format!("{joint}.force_y [N]"));
     let x = f32s(plots[0]["series"][0]["values"].as_str().unwrap());
     assert!((f64::from(x[3]) - traj.position(3, 0).x).abs() < 1e-6);
+    // the reaction is the one of joints.csv
+    let jr =
+        mbs::joints::JointResults::compute(&model, &traj, mbs::joints::MultiplierSource::Recovered)
+            .unwrap();
+    let fy = jr.column(&format!("{joint}.force_y [N]")).unwrap();
+    let plotted = f32s(plots[2]["series"][0]["values"].as_str().unwrap());
+    assert!((f64::from(plotted[5]) - fy[5]).abs() <= 1e-5 * fy[5].abs().max(1.0));
+}
+
+/// ABA works in joint coordinates: ‖Φ‖ may be exactly 0, and its log panel says so
+/// instead of drawing empty axes; ticks and styles come with the data.
+#[test]
+fn an_all_zero_log_panel_says_exactly_zero_and_ticks_come_with_the_data() {
+    let model = mbs::builtin("chain:n=4").unwrap();
+    let mut traj = Simulation::new(model.clone())
+        .method("aba".parse().unwrap())
+        .t_end(0.2)
+        .samples(10)
+        .run()
+        .unwrap();
+    // ‖Φ‖ of a joint-coordinate method is round-off or exactly 0: make it 0
+    traj.phi_norm.iter_mut().for_each(|v| *v = 0.0);
+    let data = page_data(&html(&traj, &model, &AnimateOptions::default()).unwrap());
+    let phi = &data["plots"][1];
+    assert!(phi["log"].as_bool().unwrap());
+    assert_eq!(phi["note"], "exactly 0");
+    assert!(phi["ticks"].as_array().unwrap().is_empty());
+    let energy = &data["plots"][0];
+    assert!(energy["note"].is_null());
+    let labels: Vec<&str> = energy["ticks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["label"].as_str().unwrap())
+        .collect();
+    assert!(labels.len() >= 2, "{labels:?}");
+    let mut distinct = labels.clone();
+    distinct.dedup();
+    assert_eq!(distinct, labels);
+    let styles: Vec<(String, String)> = energy["series"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["color"].to_string(), s["marker"].to_string()))
+        .collect();
+    assert_eq!(styles.len(), 3);
+    assert!(styles[0] != styles[1] && styles[1] != styles[2] && styles[0] != styles[2]);
+    let time: Vec<&str> = data["time_ticks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(time.first(), Some(&"0"), "{time:?}");
 }
 
 #[test]
@@ -163,13 +233,14 @@ fn a_model_that_is_not_the_trajectorys_is_an_error() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("animation") && err.contains("link1"), "{err}");
-    let bad = AnimateOptions {
-        coords: vec![(0, "speed".into())],
-    };
-    let err = html(&traj, &mbs::builtin("double-pendulum").unwrap(), &bad)
+    let err = Catalog::of_model(&mbs::builtin("double-pendulum").unwrap())
+        .parse("link1.speed")
         .unwrap_err()
         .to_string();
-    assert!(err.contains("link1.speed"), "{err}");
+    assert!(
+        err.contains("`link1.speed`") && err.contains("closest: link1."),
+        "{err}"
+    );
 }
 
 #[test]

@@ -391,6 +391,81 @@ fn plot_coordinates_are_checked_and_compare_writes_per_method() {
     assert_eq!(subdirs, 2, "{out}");
 }
 
+/// `--coords` takes any output column (trajectory.csv, joints.csv, multipliers), in
+/// `run --plot`, `run --animate` and `compare --plot`; a misspelt name is refused
+/// before the run with the close names.
+#[test]
+fn joint_columns_are_plotted_and_misspelt_ones_get_close_matches() {
+    let d = tmp("joint-coords");
+    let o = mbs(&[
+        "run",
+        "double-pendulum",
+        "--coords",
+        "joint1.forcex",
+        "--out",
+        d.to_str().unwrap(),
+        "-q",
+    ]);
+    let (_, err) = text(&o);
+    assert_eq!(code(&o), 2, "{err}");
+    assert!(
+        err.contains("joint1.forcex") && err.contains("joint1.force_x"),
+        "{err}"
+    );
+    assert!(!d.join("trajectory.csv").exists(), "the run went ahead");
+
+    let o = mbs(&[
+        "run",
+        "double-pendulum",
+        "--t-end",
+        "0.05",
+        "--samples",
+        "5",
+        "--out",
+        d.to_str().unwrap(),
+        "--plot",
+        "--animate",
+        "--coords",
+        "joint1.force_x,joint2.angle [rad],joint1.point_y,total_energy",
+        "-q",
+    ]);
+    assert_eq!(code(&o), 0, "{}", text(&o).1);
+    assert_outputs(&d, true);
+    let svg = std::fs::read_to_string(d.join("coordinates.svg")).unwrap();
+    assert!(
+        svg.contains("joint1.force_x [N]") && svg.contains("joint1.point_y [N]"),
+        "legend of the chosen columns"
+    );
+    let page = std::fs::read_to_string(d.join("animation.html")).unwrap();
+    assert!(page.contains("joint2.angle [rad]"), "animation panel");
+
+    let c = tmp("compare-joint-coords");
+    let o = mbs(&[
+        "compare",
+        "double-pendulum",
+        "--methods",
+        "alf-index1,lagrange-baumgarte",
+        "--t-end",
+        "0.05",
+        "--samples",
+        "5",
+        "--out",
+        c.to_str().unwrap(),
+        "--plot",
+        "--coords",
+        "joint2.force_y",
+        "-q",
+    ]);
+    let (out, err) = text(&o);
+    assert_eq!(code(&o), 0, "{out}\n{err}");
+    for f in [
+        "compare_joint2_force_y.png",
+        "compare_joint2_force_y_difference.svg",
+    ] {
+        assert!(c.join(f).is_file(), "{f} missing: {out}");
+    }
+}
+
 #[test]
 fn list_sections_show_every_parameter_with_its_default() {
     let o = mbs(&["list", "--methods"]);

@@ -282,7 +282,9 @@ pub fn run(ctx: &mut Ctx) -> Suite {
                         .map(|p| if by_rhs { p.rhs as f64 } else { p.wall })
                         .collect();
                     let y = pts.iter().map(|p| p.err).collect();
-                    chart = chart.with(Series::new(format!("{method} / {iname}"), x, y));
+                    chart = chart.with(
+                        Series::new(format!("{method} / {iname}"), x, y).grouped(method, iname),
+                    );
                 }
             }
             ctx.plot(

@@ -109,16 +109,22 @@ pub fn run(ctx: &mut Ctx) -> Suite {
                 energy = energy.with(Series::new(*method, t.t.clone(), t.energy_error()));
                 if let Some((p, v)) = model.as_ref().and_then(|m| marker_track(m, t, "K")) {
                     pk = pk
-                        .with(Series::new(
-                            format!("y_K {method}"),
-                            t.t.clone(),
-                            p.iter().map(|x| x.y).collect(),
-                        ))
-                        .with(Series::new(
-                            format!("dy_K/dt {method}"),
-                            t.t.clone(),
-                            v.iter().map(|x| x.y).collect(),
-                        ));
+                        .with(
+                            Series::new(
+                                format!("y_K {method}"),
+                                t.t.clone(),
+                                p.iter().map(|x| x.y).collect(),
+                            )
+                            .grouped(*method, "y_K"),
+                        )
+                        .with(
+                            Series::new(
+                                format!("dy_K/dt {method}"),
+                                t.t.clone(),
+                                v.iter().map(|x| x.y).collect(),
+                            )
+                            .grouped(*method, "dy_K/dt"),
+                        );
                 }
             }
         }

@@ -327,7 +327,10 @@ pub fn scaling(ctx: &mut Ctx) -> Suite {
                     serde_json::json!({"n": xs, "us": ys, "exponent": slope, "setup_n": sx, "setup_s": sy, "setup_exponent": setup_slope}),
                 );
                 if !xs.is_empty() {
-                    chart = chart.with(Series::new(format!("{name} ({threads} thr)"), xs, ys));
+                    chart = chart.with(
+                        Series::new(format!("{name} ({threads} thr)"), xs, ys)
+                            .grouped(name, format!("{threads} thr")),
+                    );
                 }
                 t.row(row);
                 // front-ends without any result: one row is enough

@@ -1,8 +1,10 @@
 //! A self-contained HTML page that plays a trajectory in 3-D: bodies drawn as their
 //! shapes (or as sticks from the centre of mass to the markers when they have none),
 //! ground markers, play/pause, a time slider, a speed control, a camera orbited with the
-//! mouse, and plots of chosen coordinates (energy and ‖Φ‖ by default) with a cursor at
-//! the current time.
+//! mouse, and plots of chosen output columns (energy and ‖Φ‖ by default) with a cursor
+//! at the current time. The panels' ticks, labels, colours and markers come from
+//! [`crate::chart`], as those of the PNG/SVG plots do; a log panel with nothing
+//! positive says "exactly 0".
 //!
 //! The page needs no network: three.js (MIT licence, vendored in
 //! `crates/mbs/assets/three/` with its licence, which is also copied into the page) and
@@ -33,7 +35,11 @@ use std::path::Path;
 use mbs_model::Model;
 use serde::Serialize;
 
+use crate::chart::columns::{Column, Outputs};
+use crate::chart::style::{Marker, StyleKey, marker_indices, styles};
+use crate::chart::ticks::{Tick, fit_horizontal, padded_range, ticks};
 use crate::error::Error;
+use crate::joints::{JointResults, MultiplierSource};
 use crate::trajectory::Trajectory;
 
 const TEMPLATE: &str = include_str!("../../assets/animation.html");
@@ -46,19 +52,28 @@ const THREE_VERSION: &str = include_str!("../../assets/three/VERSION");
 pub const FILE_NAME: &str = "animation.html";
 
 /// What to plot beside the 3-D view.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct AnimateOptions {
-    /// Coordinates to plot, as (body index, component) with the components of
-    /// [`crate::trajectory::COMPONENTS`]; empty: energies and ‖Φ‖.
-    pub coords: Vec<(usize, String)>,
+#[derive(Clone, Debug, Default)]
+pub struct AnimateOptions<'a> {
+    /// Output columns to plot, one panel each (see [`crate::chart::columns::Catalog`]);
+    /// empty: energies and ‖Φ‖.
+    pub columns: Vec<Column>,
+    /// The run's joint results, if already computed (joint columns are computed from
+    /// the model otherwise).
+    pub joints: Option<&'a JointResults>,
 }
 
-/// One plot: a title, a log scale or not, and its series.
+/// One panel: a title, a log scale or not, its series, the y axis, and a note in
+/// place of the curves when there is nothing to draw ("exactly 0").
 #[derive(Serialize, Debug)]
 struct Plot {
     title: String,
     log: bool,
     series: Vec<PlotSeries>,
+    /// y range (data units) and ticks.
+    lo: f64,
+    hi: f64,
+    ticks: Vec<Tick>,
+    note: Option<String>,
 }
 
 #[derive(Serialize, Debug)]
@@ -66,6 +81,11 @@ struct PlotSeries {
     label: String,
     /// base64 of little-endian f32 (NaN where missing).
     values: String,
+    /// `#rrggbb` and marker shape, from the shared palette.
+    color: String,
+    marker: Marker,
+    /// The samples that get a marker.
+    markers: Vec<usize>,
 }
 
 /// Everything the page reads (embedded as JSON).
@@ -77,6 +97,8 @@ struct PageData<'a> {
     failure: Option<&'a str>,
     /// base64 of little-endian f32 sample times.
     t: String,
+    /// Ticks of the time axis of the panels.
+    time_ticks: Vec<Tick>,
     /// base64 of little-endian f32: per sample, per body x, y, z, qx, qy, qz, qw.
     poses: String,
     #[serde(flatten)]
@@ -84,68 +106,100 @@ struct PageData<'a> {
     plots: Vec<Plot>,
 }
 
-/// The unit of a trajectory component, for plot titles.
-fn unit(component: &str) -> &'static str {
-    match component {
-        "x" | "y" | "z" => "m",
-        "vx" | "vy" | "vz" => "m/s",
-        "wx" | "wy" | "wz" => "rad/s",
-        _ => "1",
+/// Width of a panel's data area [px] and of a tick-label character (11 px font).
+const PANEL_WIDTH_PX: f64 = 290.0;
+const PANEL_CHAR_PX: f64 = 6.8;
+/// Ticks on a panel's y axis at most (the panels are 170 px high).
+const PANEL_Y_TICKS: usize = 5;
+
+/// A panel of `series` (label, values): its y range and ticks from the finite values
+/// (positive ones on a log scale), styles from the shared palette, and "exactly 0" (or
+/// "no data") when a log panel has nothing to draw.
+fn panel(title: String, log: bool, series: Vec<(String, Vec<f64>)>) -> Plot {
+    let keys = vec![StyleKey::default(); series.len()];
+    let styles = styles(&keys);
+    let drawn = |v: &f64| v.is_finite() && (!log || *v > 0.0);
+    let mut vals = series
+        .iter()
+        .flat_map(|(_, v)| v.iter().copied().filter(drawn));
+    let (lo, hi) = padded_range(&mut vals, log);
+    let any_drawn = series.iter().any(|(_, v)| v.iter().any(drawn));
+    let any_finite = series.iter().any(|(_, v)| v.iter().any(|x| x.is_finite()));
+    let note = match (any_drawn, any_finite) {
+        (true, _) => None,
+        (false, true) => Some("exactly 0".to_string()),
+        (false, false) => Some("no data".to_string()),
+    };
+    let ticks = if note.is_some() {
+        Vec::new()
+    } else {
+        ticks(lo, hi, log, PANEL_Y_TICKS)
+    };
+    let series = series
+        .into_iter()
+        .zip(styles)
+        .enumerate()
+        .map(|(i, ((label, v), style))| PlotSeries {
+            label,
+            markers: marker_indices(v.len(), i),
+            values: encode::f32_base64(v.into_iter()),
+            color: style.hex(),
+            marker: style.marker,
+        })
+        .collect();
+    Plot {
+        title,
+        log,
+        series,
+        lo,
+        hi,
+        ticks,
+        note,
     }
 }
 
-fn plots(traj: &Trajectory, options: &AnimateOptions) -> Result<Vec<Plot>, Error> {
-    let series = |label: &str, v: &[f64]| PlotSeries {
-        label: label.to_string(),
-        values: encode::f32_base64(v.iter().copied()),
-    };
-    if options.coords.is_empty() {
+fn plots(traj: &Trajectory, model: &Model, options: &AnimateOptions) -> Result<Vec<Plot>, Error> {
+    if options.columns.is_empty() {
         return Ok(vec![
-            Plot {
-                title: "energy [J]".into(),
-                log: false,
-                series: vec![
-                    series("kinetic T", &traj.kinetic_energy),
-                    series("potential V", &traj.potential_energy),
-                    series("total E", &traj.total_energy),
+            panel(
+                "energy [J]".into(),
+                false,
+                vec![
+                    ("kinetic T".into(), traj.kinetic_energy.clone()),
+                    ("potential V".into(), traj.potential_energy.clone()),
+                    ("total E".into(), traj.total_energy.clone()),
                 ],
-            },
-            Plot {
-                title: "constraint violation ‖Φ‖ (log scale)".into(),
-                log: true,
-                series: vec![series("‖Φ‖", &traj.phi_norm)],
-            },
+            ),
+            panel(
+                "constraint violation ‖Φ‖ (log scale)".into(),
+                true,
+                vec![("‖Φ‖".into(), traj.phi_norm.clone())],
+            ),
         ]);
     }
+    let computed;
+    let joints = match options.joints {
+        Some(j) => Some(j),
+        None if options.columns.iter().any(Column::needs_joints) => {
+            computed = JointResults::compute(model, traj, MultiplierSource::Recovered)?;
+            Some(&computed)
+        }
+        None => None,
+    };
+    let outputs = Outputs { traj, joints };
     options
-        .coords
+        .columns
         .iter()
-        .map(|(body, component)| {
-            let name = traj.body_names.get(*body).ok_or_else(|| {
+        .map(|c| {
+            let values = outputs.values(c).ok_or_else(|| {
                 Error::param(
                     "animation",
-                    "coordinate",
-                    "must name a body of the trajectory",
-                    format!("body #{body}"),
+                    "column",
+                    "must be a column of the trajectory or its joint results",
+                    &c.name,
                 )
             })?;
-            let values = traj.coordinate(*body, component).ok_or_else(|| {
-                Error::param(
-                    "animation",
-                    "coordinate",
-                    format!(
-                        "must end in one of .{}",
-                        crate::trajectory::COMPONENTS.join(", .")
-                    ),
-                    format!("{name}.{component}"),
-                )
-            })?;
-            let label = format!("{name}.{component}");
-            Ok(Plot {
-                title: format!("{label} [{}]", unit(component)),
-                log: false,
-                series: vec![series(&label, &values)],
-            })
+            Ok(panel(c.label(), false, vec![(c.name.clone(), values)]))
         })
         .collect()
 }
@@ -184,9 +238,17 @@ pub fn html(traj: &Trajectory, model: &Model, options: &AnimateOptions) -> Resul
         integrator: &traj.integrator,
         failure: traj.failure.as_deref(),
         t: encode::f32_base64(traj.t.iter().copied()),
+        time_ticks: fit_horizontal(
+            traj.t[0],
+            traj.t[traj.len() - 1],
+            false,
+            PANEL_WIDTH_PX,
+            PANEL_CHAR_PX,
+            10.0,
+        ),
         poses: encode::f32_base64(scene::poses(traj).into_iter().map(f64::from)),
         scene: scene::Scene::new(model, traj),
-        plots: plots(traj, options)?,
+        plots: plots(traj, model, options)?,
     };
     let json = serde_json::to_string(&data)
         .map_err(|e| Error::param("animation", "data", "must serialize", e))?;
