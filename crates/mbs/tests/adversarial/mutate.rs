@@ -191,6 +191,15 @@ fn all_names(v: &Value, out: &mut Vec<String>) {
     }
 }
 
+/// How deeply `v` nests.
+fn depth(v: &Value) -> usize {
+    match v {
+        Value::Object(m) => 1 + m.values().map(depth).max().unwrap_or(0),
+        Value::Array(a) => 1 + a.iter().map(depth).max().unwrap_or(0),
+        _ => 0,
+    }
+}
+
 /// `depth` nested one-element arrays around a number.
 fn nested_junk(depth: usize) -> Value {
     (0..depth).fold(Value::from(1.0), |v, _| Value::Array(vec![v]))
@@ -210,9 +219,8 @@ fn tree_mutation(doc: &Value, rng: &mut Rng) -> Option<(Value, String, Vec<Strin
         // delete a key, or an element of an array (shrinks the vector)
         0 => {
             let (last, parent) = path.split_last()?;
-            if let Some(name) = node.get("name").and_then(Value::as_str) {
-                tokens.push(name.to_string());
-            }
+            // errors may name what referred to the deleted elements
+            all_names(&node, &mut tokens);
             match (last, get_mut(&mut d, parent)) {
                 (Seg::Key(k), Value::Object(m)) => {
                     m.remove(k);
@@ -233,7 +241,7 @@ fn tree_mutation(doc: &Value, rng: &mut Rng) -> Option<(Value, String, Vec<Strin
         }
         // an ordinary number out of range
         3 | 4 => {
-            let v = *rng.pick(&[-1.0, 0.0, 1e308, -1e308, 1e-300]);
+            let v: f64 = *rng.pick(&[-1.0, 0.0, 1e308, -1e308, 1e-300]);
             let as_int = rng.below(2) == 0 && v == v.trunc() && v.abs() < 1e3;
             let value = if as_int {
                 Value::from(v as i64)
@@ -261,6 +269,8 @@ fn tree_mutation(doc: &Value, rng: &mut Rng) -> Option<(Value, String, Vec<Strin
             let Value::Array(a) = get_mut(&mut d, &path) else {
                 return None;
             };
+            // errors may name what referred to a removed element
+            all_names(&node, &mut tokens);
             match rng.below(3) {
                 0 => {
                     a.pop();
@@ -335,6 +345,8 @@ fn tree_mutation(doc: &Value, rng: &mut Rng) -> Option<(Value, String, Vec<Strin
 /// cannot hold it (e.g. TOML with a top level that is not a table).
 fn render(doc: &Value, format: Format) -> Option<String> {
     let mut text = match format {
+        // compact when deep nesting would make the indentation megabytes long
+        Format::Json if depth(doc) > 100 => serde_json::to_string(doc).ok()?,
         Format::Json => serde_json::to_string_pretty(doc).ok()?,
         Format::Toml => toml::to_string(doc).ok()?,
     };

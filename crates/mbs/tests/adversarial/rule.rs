@@ -3,7 +3,8 @@
 //!
 //! A message is **named** when, compared case-insensitively, it contains
 //!
-//! 1. one of the case's tokens of two or more characters: the key of the changed
+//! 1. one of the case's tokens (a one-character token only in backticks, `` `O` ``,
+//!    as the messages quote names): the key of the changed
 //!    field or any key on the path to it (`mass`, `inertia`, `position`, `bodies`), the
 //!    `name` of an element enclosing it (body, marker, joint, force or driver), a name
 //!    the mutation introduced (a duplicated or dangling name), or the offending value
@@ -19,10 +20,14 @@
 /// Whether `message` names one of `tokens` or a line of the file (see the module docs).
 pub fn is_named(message: &str, tokens: &[String]) -> bool {
     let m = message.to_lowercase();
-    let names_token = tokens
-        .iter()
-        .filter(|t| t.chars().count() >= 2)
-        .any(|t| m.contains(&t.to_lowercase()));
+    let names_token = tokens.iter().any(|t| {
+        let t = t.to_lowercase();
+        match t.chars().count() {
+            0 => false,
+            1 => m.contains(&format!("`{t}`")),
+            _ => m.contains(&t),
+        }
+    });
     names_token || names_line(&m)
 }
 
@@ -38,7 +43,14 @@ fn names_line(m: &str) -> bool {
 
 #[test]
 fn the_rule_accepts_names_and_lines_and_rejects_the_rest() {
-    let tokens = vec!["link1".to_string(), "mass".to_string(), "0".to_string()];
+    let tokens = vec![
+        "link1".to_string(),
+        "mass".to_string(),
+        "0".to_string(),
+        "O".into(),
+    ];
+    assert!(is_named("joint `O`: refers to unknown marker", &tokens));
+    assert!(!is_named("model: nothing", &tokens));
     assert!(is_named("body `link1`: bad", &tokens));
     assert!(is_named("MASS must be positive", &tokens));
     assert!(is_named("TOML model file, line 3, column 7: oops", &[]));
