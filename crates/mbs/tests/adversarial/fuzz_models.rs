@@ -133,20 +133,26 @@ fn run_shard(shard: usize, shards: usize, pending_ones: bool) {
     std::panic::set_hook(Box::new(|_| {}));
     let chosen = all.iter().skip(shard).step_by(shards);
     let mut slowest = Vec::new();
+    let mut accepted = 0;
+    // MBS_ADVERSARIAL_PROFILE=1: counts and the slowest cases (to keep the suite fast).
+    let profile = std::env::var_os("MBS_ADVERSARIAL_PROFILE").is_some();
     for case in chosen.filter(|c| pending(c) == pending_ones) {
         n += 1;
         let path = write_case(case, &dir, "case");
         let start = std::time::Instant::now();
         let verdict = in_process(case, &path);
         slowest.push((start.elapsed(), case.label.clone()));
+        if profile && verdict.is_none() {
+            accepted += usize::from(mbs::load_model(path.to_str().unwrap()).is_ok());
+        }
         if let Some(what) = verdict {
             bad.push(format!("{}\n    {what}", case.label));
         }
     }
     std::panic::set_hook(quiet);
     let _ = fs::remove_dir_all(&dir);
-    // MBS_ADVERSARIAL_PROFILE=1: the slowest cases (to keep the suite fast).
-    if std::env::var_os("MBS_ADVERSARIAL_PROFILE").is_some() {
+    if profile {
+        eprintln!("{n} cases: {accepted} accepted, {} failed", bad.len());
         slowest.sort();
         for (t, label) in slowest.iter().rev().take(15) {
             eprintln!("{:8.1} ms  {label}", t.as_secs_f64() * 1e3);
