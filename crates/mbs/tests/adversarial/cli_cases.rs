@@ -111,7 +111,8 @@ fn out_in_an_unwritable_place_is_an_output_error_naming_it() {
     assert!(!r.crashed(), "{}", r.describe());
     assert!(matches!(r.code, Some(1 | 2)), "{}", r.describe());
     assert!(
-        r.stderr.contains("/proc/mbs-adversarial-out"),
+        // the directory, or its staging directory beside it
+        r.stderr.contains("mbs-adversarial-out"),
         "{}",
         r.describe()
     );
