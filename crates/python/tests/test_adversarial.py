@@ -95,7 +95,7 @@ def test_unknown_method_integrator_and_mechanism():
         (dict(max_steps=-1), "max_steps"),
         (dict(rtol=math.nan), "rtol"),
         (dict(rtol=-1e-6), "rtol"),
-        (dict(times=[0.0, math.nan]), "times"),
+        (dict(times=[0.0, math.nan]), "output time"),
     ],
     ids=["t_end-nan", "t_end-negative", "t_end-inf", "samples-negative", "samples-zero",
          "max_steps-negative", "rtol-nan", "rtol-negative", "times-nan"],

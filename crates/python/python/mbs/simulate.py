@@ -55,8 +55,8 @@ def simulate(
     The GIL is released while the simulation runs: threads run simulations in parallel.
     """
     # the CLI's order of checks: method, integrator, then the model
-    _mbs.parse_method(method)
-    _mbs.parse_integrator(integrator, rtol, atol, h)
+    _mbs.parse_method(_text("method", method))
+    _mbs.parse_integrator(_text("integrator", integrator), _real("rtol", rtol), _real("atol", atol), _real("h", h))
     text = as_model(model).to_json()
     raw = _mbs.simulate(
         text,
@@ -72,6 +72,14 @@ def simulate(
         guard=bool(guard),
     )
     return Trajectory._from_raw(raw)
+
+
+def _text(name: str, value: Any) -> str:
+    """`value` if it is a string; ``TypeError`` naming `name` otherwise (the
+    extension's own message would name neither)."""
+    if not isinstance(value, str):
+        raise TypeError(f"run: parameter `{name}` must be a string, got {value!r} ({type(value).__name__})")
+    return value
 
 
 def _real(name: str, value: Any) -> Any:
