@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+import numbers
+from typing import Any, List, Optional, Sequence
 
 from . import _mbs
+from ._errors import MethodError
 from .model import ModelLike, as_model
 from .trajectory import Trajectory
 
@@ -43,27 +45,68 @@ def simulate(
         guard: the wrong-motion guard (``False`` = the CLI's ``--no-energy-guard``).
 
     Raises:
-        ModelError, MethodError: bad input, with the CLI's message.
+        ModelError, MethodError: bad input, with the CLI's message (a run option out
+            of range: ``MethodError`` naming it, e.g. ``samples=-5``).
+        TypeError: an argument of the wrong Python type (a string for `t_end`, a
+            float for `samples`…), naming the argument.
         SimulationError: the run failed; ``.t``, ``.location`` and ``.trajectory`` (the
             samples before the failure) say when, where and how far it got.
 
     The GIL is released while the simulation runs: threads run simulations in parallel.
     """
     # the CLI's order of checks: method, integrator, then the model
-    _mbs.parse_method(method)
-    _mbs.parse_integrator(integrator, rtol, atol, h)
+    _mbs.parse_method(_text("method", method))
+    _mbs.parse_integrator(_text("integrator", integrator), _real("rtol", rtol), _real("atol", atol), _real("h", h))
     text = as_model(model).to_json()
     raw = _mbs.simulate(
         text,
         method,
         integrator,
-        rtol=rtol,
-        atol=atol,
-        h=h,
-        t_end=float(t_end),
-        samples=int(samples),
-        times=None if times is None else [float(t) for t in times],
-        max_steps=None if max_steps is None else int(max_steps),
+        rtol=_real("rtol", rtol),
+        atol=_real("atol", atol),
+        h=_real("h", h),
+        t_end=_real("t_end", t_end),
+        samples=_count("samples", samples),
+        times=None if times is None else _reals("times", times),
+        max_steps=_count("max_steps", max_steps),
         guard=bool(guard),
     )
     return Trajectory._from_raw(raw)
+
+
+def _text(name: str, value: Any) -> str:
+    """`value` if it is a string; ``TypeError`` naming `name` otherwise (the
+    extension's own message would name neither)."""
+    if not isinstance(value, str):
+        raise TypeError(f"run: parameter `{name}` must be a string, got {value!r} ({type(value).__name__})")
+    return value
+
+
+def _real(name: str, value: Any) -> Any:
+    """`value` as a float (``None`` stays ``None``); ``TypeError`` naming `name` for
+    anything that is not a real number (range checks are the Rust side's)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"run: parameter `{name}` must be a number, got {value!r} ({type(value).__name__})")
+    return float(value)
+
+
+def _reals(name: str, values: Any) -> List[float]:
+    """A sequence of real numbers as floats; ``TypeError`` naming `name` otherwise."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise TypeError(f"run: parameter `{name}` must be a sequence of numbers, got {values!r}")
+    return [_real(name, v) for v in values]
+
+
+def _count(name: str, value: Any) -> Any:
+    """`value` as an int (``None`` stays ``None``): ``TypeError`` for a non-integer,
+    ``MethodError`` for a negative one, each naming `name` (the Rust side takes
+    unsigned integers and would raise an ``OverflowError`` naming nothing)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"run: parameter `{name}` must be an integer, got {value!r} ({type(value).__name__})")
+    if value < 0:
+        raise MethodError(f"run: parameter `{name}` must be at least 1, got `{value}`")
+    return int(value)
