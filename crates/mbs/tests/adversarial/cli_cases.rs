@@ -95,7 +95,6 @@ fn short_run(model: &str, extra: &[&str]) -> Run {
 // ---- output directory --------------------------------------------------------------
 
 #[test]
-#[ignore = "pending: atomic output"]
 fn out_pointing_at_a_regular_file_is_refused_before_the_run() {
     let file = scratch("out-file").join("taken.txt");
     fs::write(&file, "keep me").unwrap();

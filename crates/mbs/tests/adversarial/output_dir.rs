@@ -70,19 +70,16 @@ fn interrupted_run_keeps_its_samples(signal: &str, code: i32) {
 }
 
 #[test]
-#[ignore = "pending: atomic output"]
 fn sigint_stops_the_run_and_keeps_a_whole_directory() {
     interrupted_run_keeps_its_samples("-INT", 130);
 }
 
 #[test]
-#[ignore = "pending: atomic output"]
 fn sigterm_stops_the_run_and_keeps_a_whole_directory() {
     interrupted_run_keeps_its_samples("-TERM", 143);
 }
 
 #[test]
-#[ignore = "pending: atomic output"]
 fn a_second_run_into_a_held_directory_is_refused_naming_the_first() {
     let dir = scratch("concurrent");
     let out = dir.join("out");
@@ -117,7 +114,6 @@ fn a_second_run_into_a_held_directory_is_refused_naming_the_first() {
 }
 
 #[test]
-#[ignore = "pending: atomic output"]
 fn a_second_run_leaves_no_file_of_the_first() {
     let dir = scratch("reuse");
     let out = dir.join("out");
@@ -157,7 +153,6 @@ fn a_second_run_leaves_no_file_of_the_first() {
 }
 
 #[test]
-#[ignore = "pending: atomic output"]
 fn a_foreign_non_empty_directory_is_refused_before_the_run() {
     let dir = scratch("foreign");
     fs::write(dir.join("thesis.tex"), "months of work").unwrap();
@@ -185,7 +180,6 @@ fn a_foreign_non_empty_directory_is_refused_before_the_run() {
 }
 
 #[test]
-#[ignore = "pending: atomic output"]
 fn a_failed_run_leaves_a_whole_directory_with_its_reason() {
     let dir = scratch("failed");
     let out = dir.join("out");
