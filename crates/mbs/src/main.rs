@@ -308,7 +308,12 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 mbs::animate::write_html(&traj, sim.model(), &path, &options)?;
                 files.push(path);
             }
-            files.push(mbs::manifest::write(dir.path(), &traj, &files)?);
+            files.push(mbs::manifest::write(
+                dir.path(),
+                &traj,
+                sim.model(),
+                &files,
+            )?);
             let out = dir.finish()?;
             print_summary(&traj);
             if let Some(a) = &traj.initial_assembly {
@@ -365,7 +370,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
                     };
                     let sub = dir.path().join(m.to_string().replace([':', '='], "_"));
                     let written = t.write_all(&sub)?;
-                    mbs::manifest::write(&sub, t, &written)?;
+                    mbs::manifest::write(&sub, t, sim.model(), &written)?;
                     files.push(sub);
                 }
                 if plot {

@@ -5,15 +5,19 @@
 //! let traj = mbs::Simulation::builtin("double-pendulum")?.t_end(0.1).samples(5).run()?;
 //! let dir = std::env::temp_dir().join("mbs-doc-manifest");
 //! let files = traj.write_all(&dir)?;
-//! let path = mbs::manifest::write(&dir, &traj, &files)?;
+//! let model = mbs::builtin("double-pendulum")?;
+//! let path = mbs::manifest::write(&dir, &traj, &model, &files)?;
 //! let m: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
 //! assert_eq!(m["files"][0]["file"], "trajectory.csv");
 //! assert_eq!(m["files"][0]["columns"][0]["unit"], "s");
+//! assert_eq!(m["bodies"][0]["name"], "link1");          // mass, centre of mass, inertia
+//! assert!(m["bodies"][0]["mass"].as_f64().unwrap() > 0.0);
 //! # Ok::<(), mbs::Error>(())
 //! ```
 
 use std::path::{Path, PathBuf};
 
+use mbs_model::Model;
 use serde::Serialize;
 
 use crate::error::Error;
@@ -68,6 +72,9 @@ pub struct Manifest {
     pub integrator: String,
     /// Every file written, in order.
     pub files: Vec<Entry>,
+    /// Each body's mass, centre of mass and centroidal inertia, computed from shapes
+    /// or given (as `mbs check` shows them).
+    pub bodies: Vec<crate::check::BodyMass>,
 }
 
 fn column(name: impl Into<String>, unit: &str, meaning: impl Into<String>) -> Column {
@@ -189,8 +196,8 @@ fn describe(traj: &Trajectory, name: &str) -> Entry {
     }
 }
 
-/// The manifest of `files` (paths inside one output directory).
-pub fn manifest(traj: &Trajectory, files: &[PathBuf]) -> Manifest {
+/// The manifest of `files` (paths inside one output directory) of a run of `model`.
+pub fn manifest(traj: &Trajectory, model: &Model, files: &[PathBuf]) -> Manifest {
     Manifest {
         written_by: format!("mbs {}", env!("CARGO_PKG_VERSION")),
         status: traj.status,
@@ -204,13 +211,19 @@ pub fn manifest(traj: &Trajectory, files: &[PathBuf]) -> Manifest {
             .filter_map(|f| f.file_name().and_then(|n| n.to_str()))
             .map(|name| describe(traj, name))
             .collect(),
+        bodies: crate::check::body_masses(model),
     }
 }
 
 /// Writes `dir/manifest.json` describing `files` and itself; returns its path.
-pub fn write(dir: &Path, traj: &Trajectory, files: &[PathBuf]) -> Result<PathBuf, Error> {
+pub fn write(
+    dir: &Path,
+    traj: &Trajectory,
+    model: &Model,
+    files: &[PathBuf],
+) -> Result<PathBuf, Error> {
     let path = dir.join(FILE_NAME);
-    let mut m = manifest(traj, files);
+    let mut m = manifest(traj, model, files);
     for e in m
         .files
         .iter_mut()

@@ -387,8 +387,12 @@ fn plot_coordinates_are_checked_and_compare_writes_per_method() {
     ]);
     let (out, err) = text(&o);
     assert_eq!(code(&o), 0, "{out}\n{err}");
-    let subdirs = std::fs::read_dir(&c).unwrap().count();
+    let subdirs = std::fs::read_dir(&c)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().is_dir())
+        .count();
     assert_eq!(subdirs, 2, "{out}");
+    assert!(c.join("manifest.json").exists());
 }
 
 /// `--coords` takes any output column (trajectory.csv, joints.csv, multipliers), in

@@ -551,7 +551,7 @@ fn output_files_have_named_columns_with_units_and_a_manifest() {
         assert!(l.split(',').any(|h| h == c), "{c} in {l}");
     }
     assert!(header("energy_balance.csv").contains("residual [J]"));
-    let path = mbs::manifest::write(&dir, &traj, &files).unwrap();
+    let path = mbs::manifest::write(&dir, &traj, &model, &files).unwrap();
     let m: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let entry = m["files"]

@@ -124,3 +124,21 @@ def test_joint_results_balance_the_ground_pivot():
     assert np.abs(rate - balance).max() < 1e-3 * scale, np.abs(rate - balance).max() / scale
     b = tr.energy_balance
     assert b is not None and abs(tr.summary["energy_drift"] - np.abs(b["residual"]).max()) == 0.0
+
+
+def test_mass_properties_computed_from_shapes_and_given(root):
+    shaped = mbs.Model.load(root / "examples" / "models" / "pendulum_with_shapes.toml")
+    props = shaped.mass_properties()
+    assert set(props) == set(shaped.body_names)
+    computed = [p for p in props.values() if p["source"] == "computed_from_shapes"]
+    assert computed, props
+    for p in computed:
+        assert p["mass"] > 0
+        inertia = np.array(p["inertia"])
+        assert inertia.shape == (3, 3) and np.all(np.linalg.eigvalsh(inertia) > 0)
+    given = mbs.Model.load("five-bar")
+    link = given.body_names[0]
+    p = given.mass_properties(link)
+    assert p["source"] == "given" and p["mass"] == given.body(link)["mass"]
+    with pytest.raises(mbs.ModelError, match="nope"):
+        given.mass_properties("nope")

@@ -14,6 +14,7 @@ use mbs_constraints::{ConstraintError, ConstraintSource, Mobility, SystemLayout}
 use mbs_model::{BodyRef, Layout, Model, State};
 use serde::Serialize;
 
+pub(crate) use bodies::body_masses;
 pub use bodies::{BodyMass, MassSource};
 pub use violations::Violation;
 

@@ -278,6 +278,23 @@ class Model:
         """The ``mbs check`` report as the CLI prints it."""
         return _mbs.check_model(self.to_json())[1]
 
+    def mass_properties(self, body: Optional[str] = None) -> Dict[str, Any]:
+        """Mass (kg), centre of mass (m: ``centre_of_mass`` in the body frame, whose
+        origin is the centre of mass, and ``centre_of_mass_global`` at the initial
+        state), centroidal inertia J' (kg·m², body frame, rows) and their ``source``
+        (``"computed_from_shapes"``, ``"given"`` or ``"point_mass"``), as ``mbs check``
+        and ``manifest.json`` show them: a dict by body name, or the dict of `body`.
+
+        >>> m = mbs.load("double-pendulum")  # doctest: +SKIP
+        >>> m.mass_properties("link1")["mass"]  # doctest: +SKIP
+        """
+        props = {b["name"]: b for b in self.check()["body_masses"]}
+        if body is None:
+            return props
+        if body not in props:
+            self.body(body)  # raises ModelError naming the bodies
+        return props[body]
+
     def simulate(self, method: str = "alf-index1", integrator: str = "rk45", **kwargs: Any):
         """:func:`mbs.simulate` of this model."""
         from .simulate import simulate
