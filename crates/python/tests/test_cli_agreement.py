@@ -189,7 +189,7 @@ BAD_INPUT = [
     (["five-bar", "--method", "alf-index9"], dict(model="five-bar", method="alf-index9"), mbs.MethodError),
     (["five-bar", "--method", "alf:alpha=-1"], dict(model="five-bar", method="alf:alpha=-1"), mbs.MethodError),
     (["five-bar", "--integrator", "rk99"], dict(model="five-bar", integrator="rk99"), mbs.MethodError),
-    (["five-bar", "--integrator", "rk45", "--rtol=-1"], dict(model="five-bar", rtol=-1.0), mbs.MethodError),
+    (["five-bar", "--integrator", "rk45", "--rtol=-1"], dict(model="five-bar", integrator="rk45", rtol=-1.0), mbs.MethodError),
     (["five-bar", "--integrator", "midpoint", "--rtol", "1e-6"],
      dict(model="five-bar", integrator="midpoint", rtol=1e-6), mbs.MethodError),
     (["five-bar", "--t-end=-1"], dict(model="five-bar", t_end=-1.0), mbs.MethodError),
