@@ -293,7 +293,7 @@ fn shell_blocks_run_top_to_bottom_in_a_fresh_copy() {
         let failed = stderr
             .lines()
             .filter_map(|l| l.strip_prefix("@@ "))
-            .last()
+            .next_back()
             .unwrap_or("before the first block");
         let tail: Vec<&str> = stderr.lines().rev().take(30).collect();
         panic!(
