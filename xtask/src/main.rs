@@ -146,10 +146,9 @@ fn bench(opts: BenchOpts) -> ExitCode {
             out.push(s);
         } else {
             let mut s = Suite::new(name, "not run in this invocation");
-            s.notes.push(format!(
-                "Not selected (`cargo xtask bench --suite {name}` runs it)."
+            s.status = report::Status::NotMeasured(format!(
+                "not selected in this invocation (`cargo xtask bench --suite {name}` runs it)"
             ));
-            s.status = report::Status::NotImplemented;
             s.title = "not run in this invocation".into();
             out.push(s);
         }
@@ -233,6 +232,35 @@ mod tests {
         assert!((runner::loglog_slope(&x, &y) - 2.0).abs() < 1e-12);
     }
 
+    /// A quick-mode report of one suite.
+    fn quick_report(s: Suite) -> Report {
+        Report {
+            quick: true,
+            machine: Machine::detect(),
+            command: "cargo xtask bench --quick".into(),
+            wall_time_s: 0.0,
+            sampling: None,
+            suites: vec![s],
+        }
+    }
+
+    #[test]
+    fn a_suite_not_measured_says_why_and_not_that_methods_are_missing() {
+        let mut s = Suite::new("sweep", "x");
+        s.status = report::Status::NotMeasured(
+            "the Python environment is not installed; `bash scripts/setup/python.sh` installs it"
+                .into(),
+        );
+        let r = quick_report(s);
+        let md = r.markdown();
+        assert!(
+            md.contains("| [`sweep`](#suite-sweep) | not measured: the Python environment is not installed; `bash scripts/setup/python.sh` installs it |")
+                && md.contains("**Status: not measured** — the Python environment")
+                && !md.contains("not available in this build"),
+            "{md}"
+        );
+    }
+
     #[test]
     fn report_lists_every_suite_even_when_not_implemented() {
         let mut s = Suite::new("hdca", "x");
@@ -241,14 +269,7 @@ mod tests {
         s.tables.push(t);
         s.settle_status();
         assert_eq!(s.status, report::Status::NotImplemented);
-        let r = Report {
-            quick: true,
-            machine: Machine::detect(),
-            command: "cargo xtask bench --quick".into(),
-            wall_time_s: 0.0,
-            sampling: None,
-            suites: vec![s],
-        };
+        let r = quick_report(s);
         let md = r.markdown();
         assert!(
             md.contains("| [`hdca`](#suite-hdca) | not available |"),

@@ -82,6 +82,9 @@ pub enum Status {
     Partial,
     /// No front-end of the suite exists yet.
     NotImplemented,
+    /// Not measured in this run, for this reason, which names the command that makes
+    /// it run (a suite not selected, the Python environment not installed, …).
+    NotMeasured(String),
 }
 
 /// One suite of BENCHMARKS.md.
@@ -325,10 +328,11 @@ impl Report {
                         .filter(|n| n.starts_with("Failed run"))
                         .count(),
                 );
-            let mut st = match su.status {
+            let mut st = match &su.status {
                 Status::Complete => "ran".to_string(),
                 Status::Partial => "ran in part (some methods not available)".to_string(),
                 Status::NotImplemented => NOT_IMPLEMENTED.to_string(),
+                Status::NotMeasured(why) => format!("not measured: {why}"),
             };
             if failed > 0 {
                 st.push_str(&format!(
@@ -354,11 +358,17 @@ impl Report {
                 "<a id=\"suite-{}\"></a>\n## Suite `{}`: {}\n",
                 su.name, su.name, su.title
             );
-            if su.status == Status::NotImplemented {
-                let _ = writeln!(
-                    s,
-                    "**Status: {NOT_IMPLEMENTED}** — its methods are not available in this build.\n"
-                );
+            match &su.status {
+                Status::NotImplemented => {
+                    let _ = writeln!(
+                        s,
+                        "**Status: {NOT_IMPLEMENTED}** — its methods are not available in this build.\n"
+                    );
+                }
+                Status::NotMeasured(why) => {
+                    let _ = writeln!(s, "**Status: not measured** — {why}.\n");
+                }
+                Status::Complete | Status::Partial => {}
             }
             for n in &su.notes {
                 let _ = writeln!(s, "{n}\n");

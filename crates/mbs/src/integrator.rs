@@ -7,6 +7,40 @@ pub use mbs_integrators::{ChoiceError, DEFAULT_TOL, INTEGRATOR_NAMES, Integrator
 
 use crate::error::Error;
 
+/// An integrator as a user asks for it, every part optional: a name or a
+/// `name:key=value…` spec, tolerances, a step — the CLI's `--integrator`, `--rtol`,
+/// `--atol`, `--h` and the arguments of the Python package's `mbs.simulate`. Both go
+/// through [`crate::Simulation::choose`], so they reach the same defaults.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct IntegratorRequest {
+    /// A name (`rk45`) or a spec (`rk45:rtol=1e-8`, `trapezoidal:h=0.01`); `None`: the
+    /// default integrator of the method ([`crate::Simulation::choose`]).
+    pub spec: Option<String>,
+    /// Relative tolerance (adaptive integrators).
+    pub rtol: Option<f64>,
+    /// Absolute tolerance (adaptive integrators; default: `rtol`).
+    pub atol: Option<f64>,
+    /// Step (fixed-step integrators).
+    pub h: Option<f64>,
+}
+
+impl IntegratorRequest {
+    /// The integrator asked for, `default_name` when no name is given: a spec is
+    /// parsed as such when no separate tolerance or step is given, else the name takes
+    /// them (`IntegratorChoice::from_name`); absent values take [`DEFAULT_TOL`] or the
+    /// default step.
+    pub fn resolve(&self, default_name: &str) -> Result<IntegratorChoice, Error> {
+        let spec = self.spec.as_deref().unwrap_or(default_name);
+        if self.rtol.is_none() && self.atol.is_none() && self.h.is_none() {
+            Ok(spec.parse()?)
+        } else {
+            Ok(IntegratorChoice::from_name(
+                spec, self.rtol, self.atol, self.h,
+            )?)
+        }
+    }
+}
+
 impl From<ChoiceError> for Error {
     fn from(e: ChoiceError) -> Self {
         match e {

@@ -84,7 +84,7 @@ pub use frontend::{
     SAMPLE_LAYOUT, Sample, SampleSink,
 };
 pub use guard::SingularPass;
-pub use integrator::{INTEGRATOR_NAMES, IntegratorChoice};
+pub use integrator::{INTEGRATOR_NAMES, IntegratorChoice, IntegratorRequest};
 pub use mbs_model::{Layout, Model, State};
 pub use method::{
     AlphaScale, DEFAULT_EPSILON_KAPPA, DEFAULT_KAPPA, EpsilonScale, Method, names as method_names,
@@ -94,3 +94,9 @@ pub use models::{Builtin, GeneratorInfo, builtin, builtins, generator, generator
 pub use simulation::{Progress, Sampling, Simulation};
 pub use stop::{StopHandle, StopReason};
 pub use trajectory::{COMPONENTS, RunStatus, SCALAR_COLUMNS, Trajectory};
+
+/// The README's Rust examples, compiled and run by `cargo test --doc` (its other blocks
+/// are run by `tests/readme.rs` and the Python package's `tests/test_readme.py`).
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;

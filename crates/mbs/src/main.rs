@@ -17,7 +17,7 @@ use mbs::chart::columns::Outputs;
 use mbs::joints::{JointResults, MultiplierSource};
 use mbs::output::OutputDir;
 use mbs::sci;
-use mbs::{Error, IntegratorChoice, Method, Simulation, StopHandle, Trajectory};
+use mbs::{Error, IntegratorRequest, Method, Simulation, StopHandle, Trajectory};
 
 /// `println!` that ignores a closed stdout (e.g. `mbs list | head`).
 macro_rules! outln {
@@ -163,18 +163,14 @@ impl Common {
     /// The simulation of the common options with `method` (`None`: the model's
     /// recommendation, whose integrator is then the default too).
     fn simulation(&self, method: Option<Method>) -> Result<Simulation, Error> {
-        let mut sim = Simulation::load(&self.model)?;
-        let default_integrator = match &method {
-            Some(_) => "rk45",
-            None => sim.recommendation().integrator.name(),
+        let integrator = IntegratorRequest {
+            spec: self.integrator.clone(),
+            rtol: self.rtol,
+            atol: self.atol,
+            h: self.h,
         };
-        if let Some(m) = method {
-            sim = sim.method(m);
-        }
-        let name = self.integrator.as_deref().unwrap_or(default_integrator);
-        let integrator = IntegratorChoice::from_name(name, self.rtol, self.atol, self.h)?;
-        let sim = sim
-            .integrator(integrator)
+        let sim = Simulation::load(&self.model)?
+            .choose(method, &integrator)?
             .t_end(self.t_end)
             .samples(self.samples)
             .max_steps(self.max_steps)

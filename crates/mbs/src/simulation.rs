@@ -15,7 +15,7 @@ use crate::frontend::{
     SampleSink,
 };
 use crate::guard::Guard;
-use crate::integrator::IntegratorChoice;
+use crate::integrator::{IntegratorChoice, IntegratorRequest};
 use crate::measure::{Measures, Meter};
 use crate::method::Method;
 use crate::recommend::Recommendation;
@@ -134,6 +134,41 @@ impl Simulation {
     pub fn method(mut self, method: Method) -> Self {
         self.method = Some(method);
         self
+    }
+
+    /// Sets the method and the integrator as a user asks for them, each part optional
+    /// — what `mbs run` does with `--method`, `--integrator`, `--rtol`, `--atol`, `--h`
+    /// and the Python package's `mbs.simulate` with its arguments, so both reach the
+    /// same defaults: without a method, the model's recommendation
+    /// ([`crate::recommend`]) and its integrator; with a method, RK45; tolerances
+    /// 1e-6 unless given. An integrator that cannot be read is
+    /// [`Error::UnknownIntegrator`] or [`Error::InvalidParameter`].
+    ///
+    /// ```
+    /// use mbs::{IntegratorRequest, Simulation};
+    /// let tighter = IntegratorRequest { rtol: Some(1e-8), ..Default::default() };
+    /// let sim = Simulation::builtin("double-pendulum")?.choose(None, &tighter)?;
+    /// assert_eq!(sim.get_method(), &sim.recommendation().method);
+    /// assert_eq!(sim.get_integrator().name(), sim.recommendation().integrator.name());
+    /// assert_eq!(sim.get_integrator().tolerances(), Some((1e-8, 1e-8)));
+    /// let named = Simulation::builtin("five-bar")?.choose(Some("alf".parse()?), &Default::default())?;
+    /// assert_eq!(named.get_integrator().to_string(), "rk45:rtol=1e-6:atol=1e-6");
+    /// # Ok::<(), mbs::Error>(())
+    /// ```
+    pub fn choose(
+        mut self,
+        method: Option<Method>,
+        integrator: &IntegratorRequest,
+    ) -> Result<Self, Error> {
+        let default_name = match &method {
+            Some(_) => IntegratorChoice::default().name(),
+            None => self.recommendation().integrator.name(),
+        };
+        let integrator = integrator.resolve(default_name)?;
+        if let Some(m) = method {
+            self = self.method(m);
+        }
+        Ok(self.integrator(integrator))
     }
 
     /// Sets the integrator and its tolerances or step.

@@ -4,7 +4,9 @@
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use mbs::joints::{JointResults, MultiplierSource};
-use mbs::{Error, IntegratorChoice, Method, Model, Sampling, Simulation, Trajectory};
+use mbs::{
+    Error, IntegratorChoice, IntegratorRequest, Method, Model, Sampling, Simulation, Trajectory,
+};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -13,11 +15,9 @@ use crate::errors::to_py;
 /// What a run needs, parsed from the Python arguments.
 struct RunSettings<'a> {
     model_json: &'a str,
-    method: &'a str,
-    integrator: &'a str,
-    rtol: Option<f64>,
-    atol: Option<f64>,
-    h: Option<f64>,
+    /// `None`: the model's recommendation, as `mbs run` without `--method`.
+    method: Option<&'a str>,
+    integrator: IntegratorRequest,
     t_end: f64,
     samples: usize,
     times: Option<Vec<f64>>,
@@ -26,15 +26,15 @@ struct RunSettings<'a> {
 }
 
 impl RunSettings<'_> {
-    /// The simulation, validated in the CLI's order (method, integrator, model, output
-    /// times), so that the first error reported is the one `mbs run` reports.
+    /// The simulation, validated in the CLI's order (method, model, integrator, output
+    /// times), so that the first error reported is the one `mbs run` reports; method
+    /// and integrator through [`Simulation::choose`], as the CLI, so the defaults are
+    /// the CLI's.
     fn simulation(&self) -> Result<Simulation, Error> {
-        let method: Method = self.method.parse()?;
-        let integrator = integrator_choice(self.integrator, self.rtol, self.atol, self.h)?;
+        let method = self.method.map(|m| m.parse::<Method>()).transpose()?;
         let model = Model::from_json_str(self.model_json)?;
         let mut sim = Simulation::new(model)
-            .method(method)
-            .integrator(integrator)
+            .choose(method, &self.integrator)?
             .t_end(self.t_end)
             .guard(self.guard);
         sim = match &self.times {
@@ -51,17 +51,18 @@ impl RunSettings<'_> {
 
 /// The integrator as the CLI reads it: `name[:rtol=…][:atol=…]` / `name[:h=…]`, or,
 /// when `rtol`, `atol` or `h` is given, a bare name with those values (the CLI's
-/// `--integrator NAME --rtol … --atol … --h …`).
-fn integrator_choice(
-    spec: &str,
+/// `--integrator NAME --rtol … --atol … --h …`); no name: the method's default.
+fn integrator_request(
+    spec: Option<&str>,
     rtol: Option<f64>,
     atol: Option<f64>,
     h: Option<f64>,
-) -> Result<IntegratorChoice, Error> {
-    if rtol.is_none() && atol.is_none() && h.is_none() {
-        Ok(spec.parse::<IntegratorChoice>()?)
-    } else {
-        Ok(IntegratorChoice::from_name(spec, rtol, atol, h)?)
+) -> IntegratorRequest {
+    IntegratorRequest {
+        spec: spec.map(str::to_string),
+        rtol,
+        atol,
+        h,
     }
 }
 
@@ -76,12 +77,12 @@ fn now() -> f64 {
 /// the Unix epoch around the run). The GIL is released from parsing to the end of the
 /// run, so Python threads can run simulations in parallel.
 #[pyfunction]
-#[pyo3(signature = (model_json, method="alf-index1", integrator="rk45", *, rtol=None, atol=None, h=None, t_end=1.0, samples=200, times=None, max_steps=None, guard=true))]
+#[pyo3(signature = (model_json, method=None, integrator=None, *, rtol=None, atol=None, h=None, t_end=1.0, samples=200, times=None, max_steps=None, guard=true))]
 pub fn simulate<'py>(
     py: Python<'py>,
     model_json: &str,
-    method: &str,
-    integrator: &str,
+    method: Option<&str>,
+    integrator: Option<&str>,
     rtol: Option<f64>,
     atol: Option<f64>,
     h: Option<f64>,
@@ -94,10 +95,7 @@ pub fn simulate<'py>(
     let settings = RunSettings {
         model_json,
         method,
-        integrator,
-        rtol,
-        atol,
-        h,
+        integrator: integrator_request(integrator, rtol, atol, h),
         t_end,
         samples,
         times,
@@ -160,17 +158,19 @@ pub fn parse_method(py: Python<'_>, method: &str) -> PyResult<String> {
 }
 
 /// The integrator in its canonical form (`IntegratorChoice`'s `Display`), read like
-/// [`simulate`] reads it, or `MethodError`.
+/// [`simulate`] reads it (no name: RK45, the default with a named method), or
+/// `MethodError`.
 #[pyfunction]
-#[pyo3(signature = (integrator, rtol=None, atol=None, h=None))]
+#[pyo3(signature = (integrator=None, rtol=None, atol=None, h=None))]
 pub fn parse_integrator(
     py: Python<'_>,
-    integrator: &str,
+    integrator: Option<&str>,
     rtol: Option<f64>,
     atol: Option<f64>,
     h: Option<f64>,
 ) -> PyResult<String> {
-    integrator_choice(integrator, rtol, atol, h)
+    integrator_request(integrator, rtol, atol, h)
+        .resolve(IntegratorChoice::default().name())
         .map(|i| i.to_string())
         .map_err(|e| to_py(py, e))
 }

@@ -124,6 +124,31 @@ def test_same_numbers_as_cli(cli, root, tmp_path, model, method, cli_integ, py_i
     assert compare_files(out, traj) > 100
 
 
+# (model, CLI arguments, mbs.simulate keyword arguments) with a method or integrator
+# left out: both go through the facade's Simulation::choose and reach the same choice
+DEFAULTS = [
+    ("five-bar", [], {}),  # closed loop: the recommended method and its integrator
+    ("double-pendulum", [], {}),  # open chain: another recommendation
+    ("double-pendulum", ["--rtol", "1e-8"], dict(rtol=1e-8)),  # recommended integrator, at 1e-8
+    ("five-bar", ["--method", "alf"], dict(method="alf")),  # a method without integrator: RK45
+]
+
+
+@pytest.mark.parametrize("model,args,kwargs", DEFAULTS,
+                         ids=[f"{d[0]}{''.join(d[1]) or '-defaults'}" for d in DEFAULTS])
+def test_defaults_same_as_cli(cli, tmp_path, model, args, kwargs):
+    out = tmp_path / "cli"
+    cmd = [str(cli), "run", model, *args, "--t-end", "0.3", "--samples", "30", "--out", str(out), "-q"]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    traj = mbs.simulate(model, t_end=0.3, samples=30, **kwargs)
+    assert compare_files(out, traj) > 100  # method and integrator strings included
+    if "method" not in kwargs:
+        assert traj.method != "alf-index1", "the recommendation, not a fixed default"
+    if "rtol" in kwargs:
+        assert "rtol=1e-8" in traj.integrator, traj.integrator
+
+
 def test_edited_model_dict_same_as_cli_on_its_file(cli, tmp_path):
     """A model edited in Python and saved as a file: the CLI on the file and Python
     on the dict agree bit for bit (the JSON round trip is exact)."""
@@ -164,7 +189,7 @@ BAD_INPUT = [
     (["five-bar", "--method", "alf-index9"], dict(model="five-bar", method="alf-index9"), mbs.MethodError),
     (["five-bar", "--method", "alf:alpha=-1"], dict(model="five-bar", method="alf:alpha=-1"), mbs.MethodError),
     (["five-bar", "--integrator", "rk99"], dict(model="five-bar", integrator="rk99"), mbs.MethodError),
-    (["five-bar", "--integrator", "rk45", "--rtol=-1"], dict(model="five-bar", rtol=-1.0), mbs.MethodError),
+    (["five-bar", "--integrator", "rk45", "--rtol=-1"], dict(model="five-bar", integrator="rk45", rtol=-1.0), mbs.MethodError),
     (["five-bar", "--integrator", "midpoint", "--rtol", "1e-6"],
      dict(model="five-bar", integrator="midpoint", rtol=1e-6), mbs.MethodError),
     (["five-bar", "--t-end=-1"], dict(model="five-bar", t_end=-1.0), mbs.MethodError),

@@ -35,18 +35,15 @@ pub fn run(ctx: &mut Ctx) -> Suite {
     );
     let python = target_dir().join("py-venv").join("bin").join("python");
     if !python.is_file() {
-        s.notes.push(
-            "Not measured: the project's Python environment is not installed (`bash scripts/setup/python.sh`, or `bash scripts/test.sh`, installs it).".into(),
+        s.status = Status::NotMeasured(
+            "the project's Python environment (`target/py-venv`) is not installed yet; `bash scripts/setup/python.sh` installs it (a few minutes), then `cargo xtask bench --suite sweep` measures this suite".into(),
         );
-        s.status = Status::NotImplemented;
         return s;
     }
     let cases = if ctx.quick { 16 } else { 64 };
     let out = ctx.dir.join("sweep_throughput.json");
     if let Err(e) = std::fs::create_dir_all(&ctx.dir) {
-        s.notes
-            .push(format!("Not measured: {}: {e}", ctx.dir.display()));
-        s.status = Status::NotImplemented;
+        s.status = Status::NotMeasured(format!("{}: {e}", ctx.dir.display()));
         return s;
     }
     let script = repo_root().join("crates/python/bench/sweep_throughput.py");
@@ -74,8 +71,7 @@ pub fn run(ctx: &mut Ctx) -> Suite {
         Ok(m) => m,
         Err(e) => {
             ctx.errors.push(format!("sweep: {e}"));
-            s.notes.push(format!("Not measured: {e}"));
-            s.status = Status::NotImplemented;
+            s.status = Status::NotMeasured(format!("the measurement failed: {e}"));
             return s;
         }
     };

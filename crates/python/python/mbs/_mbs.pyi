@@ -9,8 +9,8 @@ __version__: str
 
 def simulate(
     model_json: str,
-    method: str = "alf-index1",
-    integrator: str = "rk45",
+    method: Optional[str] = None,
+    integrator: Optional[str] = None,
     *,
     rtol: Optional[float] = None,
     atol: Optional[float] = None,
@@ -44,7 +44,7 @@ def parse_method(method: str) -> str:
     """The method in canonical form, or ``mbs.MethodError``."""
 
 def parse_integrator(
-    integrator: str,
+    integrator: Optional[str] = None,
     rtol: Optional[float] = None,
     atol: Optional[float] = None,
     h: Optional[float] = None,

@@ -15,8 +15,8 @@ __all__ = ["simulate"]
 
 def simulate(
     model: ModelLike,
-    method: str = "alf-index1",
-    integrator: str = "rk45",
+    method: Optional[str] = None,
+    integrator: Optional[str] = None,
     *,
     rtol: Optional[float] = None,
     atol: Optional[float] = None,
@@ -35,9 +35,15 @@ def simulate(
         method: a method with optional parameters, as ``mbs run --method`` reads it:
             ``"alf-index1"``, ``"alf:alpha=1e6:mu=1:omega=10"``,
             ``"lagrange-baumgarte:alpha_hat=5:beta_hat=5"`` (``mbs.methods()``).
+            ``None`` (the default): the method recommended for the model's class and
+            its integrator, as ``mbs run`` without ``--method`` (``traj.method`` and
+            ``traj.integrator`` say which ran).
         integrator: ``"rk45"``, ``"rk45:rtol=1e-8:atol=1e-8"``, ``"trapezoidal:h=0.01"``
             … (``mbs.integrators()``); or a bare name with `rtol`/`atol`/`h`, like the
-            CLI's ``--integrator NAME --rtol … --atol … --h …``.
+            CLI's ``--integrator NAME --rtol … --atol … --h …``. ``None`` (the
+            default): RK45 when a method is named, else the recommended integrator,
+            at 1e-6 unless `rtol`/`atol` say otherwise — the CLI's defaults, chosen by
+            the same function of the Rust facade (``Simulation::choose``).
         t_end: end time [s] (the run starts at t = 0).
         samples: number of output intervals (``samples + 1`` equally spaced samples).
         times: explicit output times instead (increasing, inside [0, t_end]).
@@ -54,9 +60,12 @@ def simulate(
 
     The GIL is released while the simulation runs: threads run simulations in parallel.
     """
-    # the CLI's order of checks: method, integrator, then the model
-    _mbs.parse_method(_text("method", method))
-    _mbs.parse_integrator(_text("integrator", integrator), _real("rtol", rtol), _real("atol", atol), _real("h", h))
+    # arguments of the wrong Python type first, named; then the CLI's order of checks:
+    # method, model, then the integrator (in _mbs.simulate)
+    if integrator is not None:
+        _text("integrator", integrator)
+    if method is not None:
+        _mbs.parse_method(_text("method", method))
     text = as_model(model).to_json()
     raw = _mbs.simulate(
         text,

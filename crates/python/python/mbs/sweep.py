@@ -10,11 +10,13 @@ simulation, even a lost worker) is a row with its error; the study goes on.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 import math
 import os
 import socket
+import sys
 import time
 import uuid
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
@@ -199,8 +201,8 @@ def sweep(
     cases: Union[Sequence[Case], Mapping[str, Sequence[Any]], Any],
     *,
     edit: Optional[Edit] = None,
-    method: str = "alf-index1",
-    integrator: str = "rk45",
+    method: Optional[str] = None,
+    integrator: Optional[str] = None,
     rtol: Optional[float] = None,
     atol: Optional[float] = None,
     h: Optional[float] = None,
@@ -304,13 +306,14 @@ def _on_dask(
             client = Client(address)
         else:
             n = n_workers or min(os.cpu_count() or 1, max(len(cases), 1))
-            cluster = LocalCluster(
-                n_workers=n,
-                threads_per_worker=threads_per_worker,
-                processes=True,
-                dashboard_address=None,
-                silence_logs=logging.ERROR,
-            )
+            with _main_without_pseudo_file():
+                cluster = LocalCluster(
+                    n_workers=n,
+                    threads_per_worker=threads_per_worker,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.ERROR,
+                )
             owned.append(cluster)
             client = Client(cluster)
         owned.insert(0, client)
@@ -337,6 +340,25 @@ def _on_dask(
     finally:
         for o in owned:
             o.close()
+
+
+@contextlib.contextmanager
+def _main_without_pseudo_file():
+    """Worker processes start by running the main script again (multiprocessing's
+    spawn); a script read from stdin (``python - < script.py``) names a file
+    ``<stdin>`` that does not exist, and the workers would fail to start. While the
+    cluster starts, such a name is hidden, so the workers start without the main
+    script (cloudpickle sends the functions they need by value)."""
+    main = sys.modules.get("__main__")
+    name = getattr(main, "__file__", None)
+    pseudo = name is not None and getattr(main, "__spec__", None) is None and not os.path.isfile(name)
+    if pseudo:
+        del main.__file__
+    try:
+        yield
+    finally:
+        if pseudo:
+            main.__file__ = name
 
 
 def _lost(index: int, params: Case, error: BaseException) -> Dict[str, Any]:

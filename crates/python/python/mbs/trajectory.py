@@ -50,7 +50,8 @@ class Trajectory:
         singular_passes: passes near singular configurations, dicts with ``t``,
             ``ratio`` (σ_r/σ_max) and ``joints``.
         started, finished: wall-clock time (seconds since the epoch) around the run.
-        joints: joint results, a dict ``column → (n,) array``: per joint its
+        joints: joint results, a dict ``column → (n,) array``: ``"t"`` (the sample
+            times, ``joints.csv``'s ``t [s]``), then per joint its
             coordinates and rates in the joint frame (``"<joint>.angle [rad]"``,
             ``"<joint>.angle_rate [rad/s]"``, ``"<joint>.translation [m]"``, …), the
             reaction force and torque on body j at the joint (``"<joint>.force_x [N]"``,
@@ -59,7 +60,7 @@ class Trajectory:
             the multipliers solved at every sample ``"lambda.<joint>.<row> [unit]"``;
             the same columns as ``joints.csv`` of the CLI. ``None`` when λ could not be
             solved (e.g. a singular configuration at a sample).
-        energy_balance: dict of ``(n,)`` arrays ``kinetic``, ``potential``,
+        energy_balance: dict of ``(n,)`` arrays ``t``, ``kinetic``, ``potential``,
             ``work_drivers``, ``work_dampers``, ``work_applied``, ``residual`` [J] and
             the float ``quadrature_error`` [J]; ``summary["energy_drift"]`` is
             max |residual|. ``None`` when it could not be evaluated.
@@ -92,8 +93,6 @@ class Trajectory:
         self.singular_passes: List[Dict[str, Any]] = []
         self.started = float("nan")
         self.finished = float("nan")
-        # Joint results (issue 17: reaction forces/torques and joint coordinates per
-        # joint) will be attached here once the Rust facade computes them.
         self.joints: Optional[Dict[str, np.ndarray]] = None
         self.energy_balance: Optional[Dict[str, Any]] = None
 
@@ -132,11 +131,12 @@ class Trajectory:
         tr.finished = raw.get("finished", float("nan"))
         joints = raw.get("joints")
         if joints is not None:
-            tr.joints = {name: _array(buf, n) for name, buf in joints.items()}
+            tr.joints = {"t": tr.t, **{name: _array(buf, n) for name, buf in joints.items()}}
         balance = raw.get("energy_balance")
         if balance is not None:
             tr.energy_balance = {
-                k: (v if k == "quadrature_error" else _array(v, n)) for k, v in balance.items()
+                "t": tr.t,
+                **{k: (v if k == "quadrature_error" else _array(v, n)) for k, v in balance.items()},
             }
         return tr
 
