@@ -48,6 +48,7 @@ pub use mbs_model as model;
 pub use mbs_planar as planar;
 
 pub mod animate;
+mod bounds;
 mod check;
 mod compare;
 pub mod conformance;
@@ -70,7 +71,7 @@ mod step_watch;
 mod trajectory;
 
 pub use check::{CONSISTENCY_TOL, CheckReport, RANK_TOL, check};
-pub use compare::{Comparison, Outcome, compare, compare_with_progress, sci};
+pub use compare::{Comparison, Outcome, compare, compare_with_progress, general, sci};
 pub use energy_balance::EnergyBalance;
 pub use error::{Error, SimulationFailure};
 pub use frontend::{
@@ -82,7 +83,7 @@ pub use integrator::{INTEGRATOR_NAMES, IntegratorChoice};
 pub use mbs_model::{Layout, Model, State};
 pub use method::{
     AlphaScale, DEFAULT_EPSILON_KAPPA, DEFAULT_KAPPA, EpsilonScale, Method, names as method_names,
-    valid_names as valid_method_names,
+    split_list as split_method_list, valid_names as valid_method_names,
 };
 pub use models::{Builtin, GeneratorInfo, builtin, builtins, generator, generators, load_model};
 pub use simulation::{Progress, Sampling, Simulation};
