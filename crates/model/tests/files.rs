@@ -538,7 +538,12 @@ fn toml_and_json_accept_exactly_the_same_documents() {
         );
         if !accepted {
             let e = t.unwrap_err().to_string();
-            assert!(e.contains("invalid length"), "{pointer}: {e}");
+            // the length named (an inertia row, read by an untagged enum, says what
+            // it expects)
+            assert!(
+                e.contains("invalid length") || e.contains("a row of 3 numbers"),
+                "{pointer}: {e}"
+            );
         }
     }
 }
