@@ -23,7 +23,7 @@ use std::sync::Arc;
 use mbs_constraints::full_rank_everywhere;
 use mbs_model::Model;
 
-use crate::descriptor::{Descriptor, Level};
+use crate::descriptor::{Descriptor, Level, max_abs};
 use crate::error::AlfError;
 use crate::lagrange::dependent_rows_within;
 use crate::mechanism::MechanismDescriptor;
@@ -71,6 +71,22 @@ impl BranchGuard {
         desc.evaluate(t, q, &v, Level::Velocities)?;
         let (rank, dependent) = rank(t, desc);
         if rank < *rank0 {
+            // a singular configuration satisfies the constraints; a state far off
+            // them lost rank because the integration blew up
+            let phi = desc.phi().as_slice();
+            let (row, violation) = match phi.iter().position(|x| !x.is_finite()) {
+                Some(row) => (row, f64::NAN),
+                None => max_abs(phi),
+            };
+            if !(violation <= DRIFT_TOL) {
+                return Err(AlfError::Diverged {
+                    t,
+                    violation,
+                    location: desc.row_label(row),
+                    rank,
+                    rank0: *rank0,
+                });
+            }
             return Err(AlfError::SingularConfiguration {
                 t,
                 rank,
@@ -82,6 +98,12 @@ impl BranchGuard {
         Ok(())
     }
 }
+
+/// Largest |Φᵢ| (m or rad) with which a rank drop of Φ_q is taken for a singular
+/// configuration: the methods guarded drift by far less (Baumgarte terms hold Φ near
+/// 0, the N-four-bar's folded branch sits at 1e-6…1e-5); a larger violation means
+/// the state left the constraints, so the run diverged ([`AlfError::Diverged`]).
+pub const DRIFT_TOL: f64 = 1e-2;
 
 /// Relative size below which a row of Φ_q counts as dependent on the others: the
 /// guard fires within ≈ 1e-4 (rad, or m per unit length) of a singular

@@ -98,6 +98,24 @@ pub enum AlfError {
         /// The method.
         method: &'static str,
     },
+    /// The rank of Φ_q fell because the state left the constraints (‖Φ‖ beyond
+    /// [`crate::DRIFT_TOL`] or not finite), not at a singular configuration:
+    /// the integration blew up, e.g. an explicit scheme beyond its stability limit.
+    #[error(
+        "t = {t}: the integration diverged: the state left the constraints, |Φ| = {violation:.3e} at {location} (the rank of Φ_q fell from {rank0} to {rank} with it, which is not a singular configuration). An explicit or fixed-step scheme unstable at this step size grows the error every step: reduce h, or use an implicit or adaptive integrator (trapezoidal, rk45)"
+    )]
+    Diverged {
+        /// Time.
+        t: f64,
+        /// Largest |Φᵢ| (NaN when not finite).
+        violation: f64,
+        /// The constraint row of that |Φᵢ|.
+        location: String,
+        /// Numerical rank of Φ_q.
+        rank: usize,
+        /// Rank of Φ_q at the initial state.
+        rank0: usize,
+    },
     /// Chiou's penalty motion left the accuracy asked of it: the penalty motion
     /// differs from the constrained one by Φ = ε (λ − λ⁰) (eq 5.3.1 with the initial
     /// multipliers λ⁰), an O(ε) regularization error that no integrator tolerance
@@ -155,6 +173,7 @@ impl AlfError {
             | AlfError::InconsistentInitialState { t, .. }
             | AlfError::DependentConstraints { t, .. }
             | AlfError::SingularConfiguration { t, .. }
+            | AlfError::Diverged { t, .. }
             | AlfError::PenaltyRegularization { t, .. } => Some(*t),
             AlfError::InvalidParameter { .. } => None,
         }

@@ -38,7 +38,7 @@ mod sparse_lagrange;
 
 pub use alf::{AlfAccelerations, AlfInfo};
 pub use assembly::{AssemblyParams, AssemblyReport, assemble};
-pub use branch::BranchGuard;
+pub use branch::{BranchGuard, DRIFT_TOL};
 pub use descriptor::{Descriptor, DescriptorData, Level};
 pub use error::AlfError;
 pub use index1::{Index1, Index1Stats};

@@ -96,6 +96,18 @@ pub enum ComplementError {
         /// Smallest pivot relative to the block's largest entry.
         pivot: f64,
     },
+    /// Natural partitioning: no row of the cut joints is independent of the open
+    /// tree's rows at the initial state (e.g. a joint given twice): their Jacobian
+    /// on the tree's motions `K = B_c A` is zero.
+    #[error(
+        "t = {t}: natural partitioning: no constraint row of {joints} (cut from the spanning tree) is independent of the open tree's joints at the initial state (a joint that repeats another, e.g. the same joint given twice; `mbs check` lists the redundant rows): remove the duplicate, or use a method that accepts redundant constraints (alf, complement-svd)"
+    )]
+    RedundantCutJoints {
+        /// Time (the initial state).
+        t: f64,
+        /// The cut joints, comma separated.
+        joints: String,
+    },
     /// The motion reached or passed through a configuration where `Φ_q` loses rank
     /// (Pękal–Frączek eq 3.3 needs `X = [Φ_q; B]` non-singular): the null-space
     /// basis is discontinuous there and the motion may continue on another branch.
@@ -181,6 +193,7 @@ impl ComplementError {
             | ComplementError::GimbalLockCrossed { t, .. }
             | ComplementError::RankLoss { t, .. }
             | ComplementError::SingularConfiguration { t, .. }
+            | ComplementError::RedundantCutJoints { t, .. }
             | ComplementError::InaccurateAccelerations { t, .. }
             | ComplementError::NewtonNotConverged { t, .. }
             | ComplementError::NonFinite { t, .. } => Some(*t),

@@ -8,26 +8,8 @@
 
 use crate::FormulationError;
 
-/// Share of the available memory the dense storage may take.
-pub const SHARE: f64 = 0.8;
-
-/// Bytes of memory available for new allocations: `MemAvailable` of /proc/meminfo
-/// (Linux); `None` where it cannot be read (then nothing is checked).
-pub fn available_bytes() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    mem_available(&text)
-}
-
-/// `MemAvailable` (kB) of a /proc/meminfo text, in bytes.
-fn mem_available(meminfo: &str) -> Option<u64> {
-    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb.saturating_mul(1024))
-}
-
-fn gigabytes(bytes: f64) -> String {
-    format!("{:.1}", bytes / 1e9)
-}
+pub use mbs_model::memory::{SHARE, available_bytes};
+use mbs_model::memory::{fits, gigabytes};
 
 /// What the refusal of a method suggests instead.
 const SCALABLE_METHODS: &str = "use a method whose storage grows with the model, not its square: `aba` (open trees), `hdca` or `alf-dca-proj` (any mechanism), `lagrange:backend=sparse` or `alf-index1:backend=sparse`";
@@ -57,7 +39,7 @@ pub fn check_storage(
         return Ok(());
     };
     let bytes = 8.0 * entries as f64;
-    if bytes <= SHARE * available as f64 {
+    if fits(bytes, Some(available)) {
         return Ok(());
     }
     Err(FormulationError::invalid_input(format!(
@@ -79,13 +61,6 @@ pub fn max_entries(available: Option<u64>) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn mem_available_is_read_in_bytes() {
-        let text = "MemTotal:       24000000 kB\nMemFree:  100 kB\nMemAvailable:   20000000 kB\n";
-        assert_eq!(mem_available(text), Some(20_000_000 * 1024));
-        assert_eq!(mem_available("MemTotal: 5 kB\n"), None);
-    }
 
     #[test]
     fn storage_beyond_the_share_is_refused_naming_the_method_and_sizes() {

@@ -71,6 +71,11 @@ pub enum Problem {
     NotOneOf(&'static [&'static str]),
     /// The family has no such key; its keys are these.
     UnknownKey(Vec<&'static str>),
+    /// The key was given before, with this value.
+    Repeated(String),
+    /// The key sets what this earlier `key=value` set (alternative forms of one
+    /// quantity, e.g. `alpha` and `kappa`): one would silently replace the other.
+    Conflicts(String),
 }
 
 impl fmt::Display for Problem {
@@ -91,6 +96,11 @@ impl fmt::Display for Problem {
                 }
                 Ok(())
             }
+            Problem::Repeated(first) => write!(f, "is given twice (first `{first}`)"),
+            Problem::Conflicts(earlier) => write!(
+                f,
+                "conflicts with `{earlier}` given before it (both set the same quantity; give one of them)"
+            ),
             Problem::UnknownKey(keys) => write!(
                 f,
                 "is not a parameter of this method (parameters: {})",
@@ -228,6 +238,41 @@ pub fn set<P: Params>(p: &mut P, key: &str, value: &str) -> Result<(), ParamErro
             P::keys().iter().map(|k| k.key).collect(),
         ))),
     }
+}
+
+/// Sets every `key=value` pair in order, refusing a key given twice and a key that
+/// overrides what an earlier one set (the earlier key no longer has its value, e.g.
+/// `alpha=1` then `kappa=1e4`, where the relative `kappa` replaces the absolute
+/// `alpha`); both errors name the two pairs.
+pub fn set_all<K: AsRef<str>, V: AsRef<str>>(
+    p: &mut dyn MethodParams,
+    pairs: &[(K, V)],
+) -> Result<(), ParamError> {
+    // (key, value given, value read back right after setting it)
+    let mut done: Vec<(&str, &str, Option<String>)> = Vec::with_capacity(pairs.len());
+    let read = |p: &dyn MethodParams, key: &str| {
+        p.values()
+            .into_iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v)
+    };
+    for (key, value) in pairs {
+        let (key, value) = (key.as_ref(), value.as_ref());
+        let error = |problem| ParamError {
+            key: key.to_string(),
+            value: value.to_string(),
+            problem,
+        };
+        if let Some((k, v, _)) = done.iter().find(|(k, _, _)| *k == key) {
+            return Err(error(Problem::Repeated(format!("{k}={v}"))));
+        }
+        p.set(key, value)?;
+        if let Some((k, v, _)) = done.iter().find(|(k, _, after)| read(p, k) != *after) {
+            return Err(error(Problem::Conflicts(format!("{k}={v}"))));
+        }
+        done.push((key, value, read(p, key)));
+    }
+    Ok(())
 }
 
 /// The (key, value) pairs that apply to `p`, in the order of the syntax.

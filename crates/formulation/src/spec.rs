@@ -23,7 +23,8 @@ pub struct RunSpec<'a> {
     pub divergence_limit: f64,
     /// Largest number of steps (accepted + rejected) an adaptive integrator may take;
     /// beyond it the run stops with a [`crate::FormulationErrorKind::Failed`] "step
-    /// limit" error (fixed-step integrators take (t_end − t₀)/h steps and ignore it).
+    /// limit" error (fixed-step integrators take (t_end − t₀)/h steps; the facade
+    /// refuses a step needing more than this limit before the run).
     pub max_steps: usize,
     /// Whether the formulation stops a run whose motion leaves what the method can
     /// compute at the requested accuracy (e.g. the penalty method's O(ε) constraint

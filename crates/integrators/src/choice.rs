@@ -385,11 +385,23 @@ impl FromStr for IntegratorChoice {
     }
 }
 
+/// A number for messages and names in its shortest exact form: plain (`0.01`, `250`)
+/// for magnitudes from 1e-5 to 1e15 (and 0), `{:e}` beyond (`1e-300`, not 300
+/// digits); parsing the text gives the number back.
+pub fn general(x: f64) -> String {
+    let a = x.abs();
+    if a == 0.0 || !a.is_finite() || (1e-5..1e15).contains(&a) {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
+    }
+}
+
 impl fmt::Display for IntegratorChoice {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.tolerances(), self.step()) {
             (Some((r, a)), _) => write!(f, "{}:rtol={r:e}:atol={a:e}", self.name()),
-            (_, Some(h)) => write!(f, "{}:h={h}", self.name()),
+            (_, Some(h)) => write!(f, "{}:h={}", self.name(), general(h)),
             _ => f.write_str(self.name()),
         }
     }
@@ -398,6 +410,17 @@ impl fmt::Display for IntegratorChoice {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn general_numbers_are_short_and_exact() {
+        assert_eq!(general(0.01), "0.01");
+        assert_eq!(general(1e-300), "1e-300");
+        assert_eq!(general(-2.5e20), "-2.5e20");
+        assert_eq!(general(0.0), "0");
+        for x in [1e-300, 0.1, 123.456, 1e15, 9.99e-6] {
+            assert_eq!(general(x).parse::<f64>().unwrap(), x);
+        }
+    }
 
     #[test]
     fn parse_and_round_trip() {

@@ -80,6 +80,7 @@ mod system;
 pub use adams::{Adams, MAX_ORDER, Params as AdamsParams};
 pub use choice::{
     ChoiceError, DEFAULT_STEP, DEFAULT_TOL, INTEGRATOR_NAMES, IntegratorChoice, StepperSettings,
+    general,
 };
 pub use driver::drive;
 pub use error::{Error, SystemError};

@@ -113,6 +113,8 @@ impl Comparison {
     }
 }
 
+pub use mbs_integrators::general;
+
 /// Formats a number for the tables (`n/a` for NaN).
 pub fn sci(v: f64) -> String {
     if v.is_nan() {

@@ -51,6 +51,7 @@ pub use mbs_model as model;
 pub use mbs_planar as planar;
 
 pub mod animate;
+mod bounds;
 pub mod chart;
 mod check;
 mod compare;
@@ -76,7 +77,7 @@ mod stop;
 mod trajectory;
 
 pub use check::{BodyMass, CONSISTENCY_TOL, CheckReport, MassSource, RANK_TOL, Violation, check};
-pub use compare::{Comparison, Outcome, compare, compare_with_progress, sci};
+pub use compare::{Comparison, Outcome, compare, compare_with_progress, general, sci};
 pub use energy_balance::EnergyBalance;
 pub use error::{Error, SimulationFailure};
 pub use frontend::{
@@ -88,7 +89,7 @@ pub use integrator::{INTEGRATOR_NAMES, IntegratorChoice, IntegratorRequest};
 pub use mbs_model::{Layout, Model, State};
 pub use method::{
     AlphaScale, DEFAULT_EPSILON_KAPPA, DEFAULT_KAPPA, EpsilonScale, Method, names as method_names,
-    valid_names as valid_method_names,
+    split_list as split_method_list, valid_names as valid_method_names,
 };
 pub use models::{Builtin, GeneratorInfo, builtin, builtins, generator, generators, load_model};
 pub use simulation::{Progress, Sampling, Simulation};

@@ -16,7 +16,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mbs::chart::columns::Outputs;
 use mbs::joints::{JointResults, MultiplierSource};
 use mbs::output::OutputDir;
-use mbs::sci;
+use mbs::{general, sci};
 use mbs::{Error, IntegratorRequest, Method, Simulation, StopHandle, Trajectory};
 
 /// `println!` that ignores a closed stdout (e.g. `mbs list | head`).
@@ -102,8 +102,9 @@ enum Command {
     Compare {
         #[command(flatten)]
         common: Common,
-        /// Comma-separated methods, e.g. `lagrange-baumgarte,alf,alf-index1`.
-        #[arg(long, value_delimiter = ',', required = true)]
+        /// Comma-separated methods, e.g. `lagrange-baumgarte,alf,alf-index1` (a
+        /// method's parameters may be separated by `,` too: `alf:kappa=1e4,mu=1,lagrange`).
+        #[arg(long, required = true)]
         methods: Vec<String>,
         /// Optional directory: one sub-directory of CSV/JSON per method (replaced as a
         /// whole, like `run --out`).
@@ -145,7 +146,8 @@ struct Common {
     #[arg(long, default_value_t = 200)]
     samples: usize,
     /// Largest number of steps of an adaptive integrator before the run stops with a
-    /// "step limit reached" error.
+    /// "step limit reached" error; a fixed step `--h` that needs more steps to reach
+    /// `--t-end` is refused before the run.
     #[arg(long, default_value_t = mbs::DEFAULT_MAX_STEPS)]
     max_steps: usize,
     /// Turn off the wrong-motion guard: by default a run of a model whose energy is
@@ -333,6 +335,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
         } => {
             let methods: Vec<Method> = methods
                 .iter()
+                .flat_map(|list| mbs::split_method_list(list))
                 .map(|m| m.parse())
                 .collect::<Result<_, _>>()?;
             let sim = common
@@ -353,7 +356,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 "{} with {}, t_end = {}",
                 sim.model().name(),
                 sim.get_integrator(),
-                sim.get_t_end()
+                general(sim.get_t_end())
             );
             out!("{cmp}");
             if let Some(dir) = dir.take() {
@@ -415,7 +418,9 @@ fn list_mechanisms() {
     for b in mbs::builtins() {
         outln!("  {:<28} {}", b.name, b.description);
     }
-    outln!("\nGenerators (NAME or NAME:key=value,…, e.g. chain:n=256,length=0.2):");
+    outln!(
+        "\nGenerators (NAME or NAME:key=value…, `,` or `:` between parameters, e.g. chain:n=256,length=0.2):"
+    );
     for g in mbs::generators() {
         outln!("  {:<28} {}", g.name, g.description);
         for (key, default, meaning) in &g.parameters {
@@ -426,7 +431,9 @@ fn list_mechanisms() {
 }
 
 fn list_methods() {
-    outln!("Methods (--method NAME[:key=value…]; each parameter with its default):");
+    outln!(
+        "Methods (--method NAME[:key=value…], `:` or `,` between parameters; each parameter with its default):"
+    );
     for m in mbs::registry::methods() {
         outln!("  {:<28} {}", m.name, m.summary);
         for p in m.defaults.specs() {
@@ -465,8 +472,8 @@ fn print_summary(t: &Trajectory) {
             format!(
                 "{} (t = {} … {})",
                 t.len(),
-                t.t.first().unwrap_or(&0.0),
-                t.t.last().unwrap_or(&0.0)
+                general(*t.t.first().unwrap_or(&0.0)),
+                general(*t.t.last().unwrap_or(&0.0))
             ),
         ),
         ("wall time", format!("{:.4} s", t.wall_time)),

@@ -2,7 +2,8 @@
 //! formulation crates with that crate's parameters.
 //!
 //! On the command line a method is a name followed by optional `:key=value` parameters,
-//! e.g. `alf-index1:alpha=1e7:every=10` or `lagrange-baumgarte:alpha_hat=5:beta_hat=5`.
+//! e.g. `alf-index1:alpha=1e7:every=10` or `lagrange-baumgarte:alpha_hat=5,beta_hat=5`
+//! (`:` or `,` between them, as in generator specs).
 //! [`Method::from_str`](std::str::FromStr) parses that form and `Display` writes it back
 //! (only the parameters that differ from the name's defaults). The names, keys,
 //! defaults, meanings and checks are those the formulation crates describe
@@ -32,22 +33,21 @@ pub use mbs_alf::{AlphaScale, DEFAULT_KAPPA, EpsilonScale};
 /// ```
 pub struct Method(Box<dyn MethodParams>);
 
-/// Splits `name:key=value:key=value` into the name and its parameters.
+/// Splits `name:key=value:key=value` (or `,` between the pairs, as in generator
+/// specs: [`mbs_model::spec_text`]) into the lower-case name and its parameters.
 pub(crate) fn split_params(s: &str) -> Result<(String, Vec<(String, String)>), Error> {
-    let mut parts = s.trim().split(':');
-    let name = parts.next().unwrap_or("").trim().to_ascii_lowercase();
-    let mut params = Vec::new();
-    for p in parts {
-        match p.split_once('=') {
-            Some((k, v)) if !k.trim().is_empty() => {
-                params.push((k.trim().to_ascii_lowercase(), v.trim().to_string()));
-            }
+    let (name, pairs) = mbs_model::spec_text::split(s);
+    let name = name.to_ascii_lowercase();
+    let mut params = Vec::with_capacity(pairs.len());
+    for (k, v) in pairs {
+        match v {
+            Some(v) if !k.is_empty() => params.push((k.to_ascii_lowercase(), v.to_string())),
             _ => {
                 return Err(Error::param(
-                    name.clone(),
-                    p,
-                    "must be written key=value",
-                    p,
+                    format!("method `{name}`"),
+                    k,
+                    format!("must be written key=value ({})", mbs_model::spec_text::FORM),
+                    v.map_or_else(|| k.to_string(), |v| format!("{k}={v}")),
                 ));
             }
         }
@@ -140,15 +140,35 @@ pub fn valid_names() -> String {
     names().map(|(n, _)| n).collect::<Vec<_>>().join(", ")
 }
 
+/// The methods of a comma-separated list (`alf:kappa=1e4,mu=1,lagrange`): a piece
+/// that is only `key=value` continues the method before it, so the `,` between
+/// parameters works in lists too.
+pub fn split_list(list: &str) -> Vec<String> {
+    let mut methods: Vec<String> = Vec::new();
+    for piece in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let continues = piece.contains('=') && !piece.contains(':');
+        match methods.last_mut() {
+            Some(last) if continues => {
+                last.push(',');
+                last.push_str(piece);
+            }
+            _ => methods.push(piece.to_string()),
+        }
+    }
+    methods
+}
+
 impl FromStr for Method {
     type Err = Error;
-    /// Parses `name[:key=value]*`, e.g. `alf-index1:alpha=1e6:every=10`.
+    /// Parses `name[:key=value]*`, e.g. `alf-index1:alpha=1e6:every=10` (`,` works
+    /// between the pairs too); a key given twice, or two keys for the same quantity
+    /// (`alpha` and `kappa`), is an error naming both.
     fn from_str(s: &str) -> Result<Self, Error> {
         let (name, params) = split_params(s)?;
         let mut m = Method::from_name(&name)?;
-        for (k, v) in params {
-            m.set_param(&k, &v)?;
-        }
+        let element = format!("method `{}`", m.name());
+        mbs_formulation::params::set_all(m.0.as_mut(), &params)
+            .map_err(|e| Error::param(element, e.key, e.problem.to_string(), e.value))?;
         Ok(m)
     }
 }
@@ -233,5 +253,50 @@ mod tests {
             "{e}"
         );
         assert!("alf-index1:mu=0:omega=0".parse::<Method>().is_ok());
+    }
+
+    #[test]
+    fn repeated_or_conflicting_parameters_name_both() {
+        let e = "alf:kappa=1:kappa=2"
+            .parse::<Method>()
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("kappa=1") && e.contains("`2`") && e.contains("twice"),
+            "{e}"
+        );
+        let e = "alf:alpha=1:kappa=1e4"
+            .parse::<Method>()
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("alpha=1") && e.contains("`kappa`") && e.contains("1e4"),
+            "{e}"
+        );
+        let e = "alf:kappa=1e4,alpha=1"
+            .parse::<Method>()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("kappa=1e4") && e.contains("`alpha`"), "{e}");
+    }
+
+    #[test]
+    fn lists_keep_comma_separated_parameters_with_their_method() {
+        assert_eq!(
+            split_list("alf:kappa=1e4,mu=1, lagrange,alf-index1:every=2:mu=0"),
+            ["alf:kappa=1e4,mu=1", "lagrange", "alf-index1:every=2:mu=0"]
+        );
+    }
+
+    #[test]
+    fn both_separators_give_the_same_method() {
+        let a: Method = "alf-index1:alpha=1e6:every=10".parse().unwrap();
+        let b: Method = "alf-index1:alpha=1e6,every=10".parse().unwrap();
+        assert_eq!(a, b);
+        let e = "alf:mu=1,every".parse::<Method>().unwrap_err().to_string();
+        assert!(
+            e.contains("key=value") && e.contains("chain:n=8,length=0.2"),
+            "{e}"
+        );
     }
 }

@@ -132,12 +132,12 @@ fn generator_error(e: GeneratorError) -> Error {
 pub fn load_model(spec: &str) -> Result<Model, Error> {
     let path = Path::new(spec);
     if let Some(format) = FileFormat::from_path(path).filter(|_| !named::is_generator_spec(spec)) {
-        if let Ok(text) = std::fs::read_to_string(path)
-            && let Some(g) = mbs_model::generator_reference(&text, format)?
-        {
+        // bounded: a regular file of at most 1 GiB, refused before reading otherwise
+        let text = mbs_model::read_model_file(path)?;
+        if let Some(g) = mbs_model::generator_reference(&text, format)? {
             return generator(&g.name, &g.parameters);
         }
-        return Ok(Model::load(path)?);
+        return Ok(Model::from_str_as(&text, format)?);
     }
     if path.is_file() {
         return Ok(Model::load(path)?);

@@ -9,6 +9,8 @@ use mbs_formulation::DivergenceCheck;
 use mbs_model::{Model, State};
 use nalgebra::DVector;
 
+use crate::bounds;
+use crate::compare::general;
 use crate::error::{Error, SimulationFailure};
 use crate::frontend::{
     FrontEnd, FrontEndError, FrontEndErrorKind, RunSpec, RunStats, SAMPLE_LAYOUT, Sample,
@@ -220,7 +222,8 @@ impl Simulation {
     /// than the limit, see `crate::step_watch`) stops at once with a "step size
     /// collapsed" failure, followed, for front-ends that report the state where they
     /// stopped, by the smallest singular value of the loop-closure Jacobian there and
-    /// the joint it is mostly on. Fixed-step integrators ignore it.
+    /// the joint it is mostly on. A fixed step that needs more than `steps` steps to
+    /// reach the end time is refused before the run (an invalid-parameter error).
     pub fn max_steps(mut self, steps: usize) -> Self {
         self.max_steps = steps;
         self
@@ -336,15 +339,17 @@ impl Simulation {
             return Err(Error::param(
                 "run",
                 "t_end",
-                format!("must be finite and greater than t0 = {t0}"),
-                t_end,
+                format!("must be finite and greater than t0 = {}", general(t0)),
+                general(t_end),
             ));
         }
+        bounds::check_step_count(&self.get_integrator(), t0, t_end, self.max_steps)?;
         let times = match &self.sampling {
             Sampling::Intervals(n) => {
                 if *n == 0 {
                     return Err(Error::param("run", "samples", "must be at least 1", n));
                 }
+                bounds::check_sample_memory(&self.model, "samples", *n as f64 + 1.0, n)?;
                 (0..=*n)
                     .map(|k| t0 + (t_end - t0) * k as f64 / *n as f64)
                     .collect()
@@ -359,7 +364,9 @@ impl Simulation {
                     ));
                 }
                 // grid points strictly before t_end (up to rounding), then t_end itself
-                let n = ((t_end - t0) / dt * (1.0 + 1e-12)).floor() as usize;
+                let count = ((t_end - t0) / dt * (1.0 + 1e-12)).floor();
+                bounds::check_sample_memory(&self.model, "sample interval", count + 2.0, dt)?;
+                let n = count as usize;
                 let mut v: Vec<f64> = (0..=n)
                     .map(|k| t0 + k as f64 * dt)
                     .filter(|t| *t < t_end - 1e-9 * dt)
@@ -376,7 +383,11 @@ impl Simulation {
                     return Err(Error::param(
                         "run",
                         "output times",
-                        format!("must be increasing inside [{t0}, {t_end}]"),
+                        format!(
+                            "must be increasing inside [{}, {}]",
+                            general(t0),
+                            general(t_end)
+                        ),
                         format!("{} times", v.len()),
                     ));
                 }

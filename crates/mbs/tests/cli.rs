@@ -609,3 +609,232 @@ fn coordinates_are_checked_before_the_run_and_the_summary_is_a_closed_table() {
     }
     assert!(out.contains("max ‖Φ̇‖"), "{out}");
 }
+
+// --- careless or hostile input: every size bounded, every message naming the field ---
+
+/// Exit code and stderr of `mbs args`.
+fn refused(args: &[&str]) -> (i32, String) {
+    let o = mbs(args);
+    (code(&o), text(&o).1)
+}
+
+#[test]
+fn sizes_beyond_memory_or_the_step_limit_are_refused_before_allocating() {
+    let d = tmp("bounds");
+    let out = d.to_str().unwrap();
+    let (c, e) = refused(&[
+        "run",
+        "five-bar",
+        "--samples",
+        "1000000000",
+        "-q",
+        "-o",
+        out,
+    ]);
+    assert!(
+        c == 2 && e.contains("`samples`") && e.contains("1000000000"),
+        "{c}: {e}"
+    );
+    assert!(e.contains("GB") && e.contains("samples fit"), "{e}");
+    let (c, e) = refused(&["check", "chain:n=1000000000"]);
+    assert!(
+        c == 2 && e.contains("`n`") && e.contains("at most"),
+        "{c}: {e}"
+    );
+    let (c, e) = refused(&["check", "ladder:n=1000000000:length=0.2"]);
+    assert!(
+        c == 2 && e.contains("`n`") && e.contains("at most"),
+        "{c}: {e}"
+    );
+    let args = [
+        "run",
+        "five-bar",
+        "-i",
+        "trapezoidal",
+        "--h",
+        "1e-9",
+        "--t-end",
+        "10",
+    ];
+    let (c, e) = refused(&[&args[..], &["-q", "-o", out]].concat());
+    assert!(
+        c == 2 && e.contains("`h`") && e.contains("1.00e10 steps"),
+        "{c}: {e}"
+    );
+}
+
+#[test]
+fn non_regular_and_oversized_model_files_are_refused_before_reading() {
+    let d = tmp("files");
+    let zero = d.join("zero.json");
+    let _ = std::fs::remove_file(&zero);
+    std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+    let (c, e) = refused(&["check", zero.to_str().unwrap()]);
+    assert!(c == 2 && e.contains("not a regular file"), "{c}: {e}");
+    // a sparse file one byte over the limit: nothing is read
+    let big = d.join("big.toml");
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len(mbs::model::MAX_FILE_BYTES + 1)
+        .unwrap();
+    let (c, e) = refused(&["check", big.to_str().unwrap()]);
+    assert!(
+        c == 2 && e.contains("1073741825 bytes") && e.contains("1 GiB"),
+        "{c}: {e}"
+    );
+    std::fs::remove_file(&big).unwrap();
+}
+
+#[test]
+fn empty_models_are_refused_alike_by_check_and_run() {
+    let d = tmp("empty");
+    let empty = d.join("empty.toml");
+    std::fs::write(&empty, "").unwrap();
+    let named = d.join("named.json");
+    std::fs::write(&named, r#"{"name": "nothing", "gravity": [0, -9.81, 0]}"#).unwrap();
+    for f in [&empty, &named] {
+        let f = f.to_str().unwrap();
+        let (c, check) = refused(&["check", f]);
+        assert!(
+            c == 2 && check.contains("`bodies`: none given"),
+            "{c}: {check}"
+        );
+        let (c, run) = refused(&["run", f, "-q", "-o", d.to_str().unwrap()]);
+        assert!(c == 2 && run == check, "{c}: {run}");
+    }
+}
+
+#[test]
+fn non_finite_generator_parameters_in_files_are_named() {
+    let d = tmp("gen-nan");
+    let f = d.join("chain.toml");
+    std::fs::write(
+        &f,
+        "generator = \"chain\"\n[parameters]\nn = 3\nlength = nan\n",
+    )
+    .unwrap();
+    let (c, e) = refused(&["check", f.to_str().unwrap()]);
+    assert!(
+        c == 2 && e.contains("`length`") && e.contains("NaN and infinities are not allowed"),
+        "{c}: {e}"
+    );
+}
+
+#[test]
+fn generator_and_method_parameters_take_both_separators() {
+    let a = mbs(&["check", "chain:n=3:length=0.2", "--json"]);
+    let b = mbs(&["check", "chain:n=3,length=0.2", "--json"]);
+    assert_eq!(code(&a), 0, "{}", text(&a).1);
+    assert_eq!(a.stdout, b.stdout);
+    let (c, e) = refused(&["check", "chain:n=3:length"]);
+    assert!(c == 2 && e.contains("chain:n=8,length=0.2"), "{c}: {e}");
+    let (c, e) = refused(&["run", "five-bar", "-m", "alf:kappa=1:kappa=2", "-q"]);
+    assert!(
+        c == 2 && e.contains("kappa=1") && e.contains("twice"),
+        "{c}: {e}"
+    );
+    let (c, e) = refused(&["run", "five-bar", "-m", "alf:alpha=1,kappa=1e4", "-q"]);
+    assert!(
+        c == 2 && e.contains("alpha=1") && e.contains("conflicts"),
+        "{c}: {e}"
+    );
+}
+
+#[test]
+fn tiny_end_times_print_in_exponent_form() {
+    let d = tmp("tiny");
+    let o = mbs(&[
+        "run",
+        "double-pendulum",
+        "--t-end",
+        "1e-300",
+        "--samples",
+        "2",
+        "-q",
+        "-o",
+        d.to_str().unwrap(),
+    ]);
+    let (out, err) = text(&o);
+    assert!(
+        !out.contains("0.000000000000") && !err.contains("0.000000000000"),
+        "{out}{err}"
+    );
+    assert!(
+        out.contains("1e-300") || err.contains("1e-300"),
+        "{out}{err}"
+    );
+}
+
+#[test]
+fn an_unstable_explicit_scheme_is_reported_as_divergence_not_a_singular_configuration() {
+    let d = tmp("unstable");
+    let o = mbs(&[
+        "run",
+        "andrews-squeezer-stiff-spring",
+        "--method",
+        "lagrange-baumgarte",
+        "--integrator",
+        "central-difference",
+        "--h",
+        "1e-3",
+        "-q",
+        "-o",
+        d.to_str().unwrap(),
+    ]);
+    let (_, err) = text(&o);
+    assert_eq!(code(&o), 1, "{err}");
+    assert!(
+        err.contains("diverged") && err.contains("reduce h"),
+        "{err}"
+    );
+    assert!(!err.contains("singular configuration:"), "{err}");
+}
+
+#[test]
+fn natural_partitioning_names_a_joint_given_twice_at_the_start() {
+    let d = tmp("dup-joint");
+    let f = d.join("twice.toml");
+    std::fs::write(
+        &f,
+        r#"
+name = "pendulum"
+gravity = [0.0, -9.81, 0.0]
+[[bodies]]
+name = "link"
+mass = 1.0
+inertia = [0.01, 0.09, 0.09]
+position = [0.5, 0.0, 0.0]
+[[markers]]
+name = "pivot.ground"
+body = "ground"
+[[markers]]
+name = "pivot.link"
+body = "link"
+position = [-0.5, 0.0, 0.0]
+[[joints]]
+type = "revolute"
+name = "pivot"
+marker_i = "pivot.ground"
+marker_j = "pivot.link"
+[[joints]]
+type = "revolute"
+name = "pivot-again"
+marker_i = "pivot.ground"
+marker_j = "pivot.link"
+"#,
+    )
+    .unwrap();
+    let (c, e) = refused(&[
+        "run",
+        f.to_str().unwrap(),
+        "--method",
+        "natural-partitioning",
+        "-q",
+        "-o",
+        d.to_str().unwrap(),
+    ]);
+    assert!(
+        c == 2 && e.contains("pivot-again") && e.contains("t = 0"),
+        "{c}: {e}"
+    );
+}

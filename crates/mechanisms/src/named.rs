@@ -2,7 +2,8 @@
 //! parameters, as the CLI, the facade and model files reach them:
 //! `chain:n=256,length=0.2`, `loop:n=64`, `ladder:n=8`, `tree:seed=7`.
 //!
-//! A spec is `NAME` or `NAME:KEY=VALUE[,KEY=VALUE…]`; absent keys take the defaults
+//! A spec is `NAME` or `NAME:KEY=VALUE[,KEY=VALUE…]` (`:` works between the pairs as
+//! well as `,`, as in method names); absent keys take the defaults
 //! listed by [`generators`]. Every error names the generator, the key and the value.
 //!
 //! ```
@@ -153,6 +154,8 @@ pub struct NamedGenerator {
     pub description: &'static str,
     /// Its parameters.
     pub params: &'static [GeneratorParam],
+    /// Bodies per unit of its size parameter `n` (the memory check before building).
+    pub bodies_per_n: u32,
     build: fn(&Values) -> Result<Model, ModelError>,
 }
 
@@ -203,6 +206,7 @@ static GENERATORS: [NamedGenerator; 5] = [
             INERTIA,
             GRAVITY,
         ],
+        bodies_per_n: 1,
         build: |v| open_chain_with(v.count("n"), v.joint(), &v.links()),
     },
     NamedGenerator {
@@ -215,6 +219,7 @@ static GENERATORS: [NamedGenerator; 5] = [
             INERTIA,
             GRAVITY,
         ],
+        bodies_per_n: 1,
         build: |v| closed_loop_with(v.count("n"), &v.links()),
     },
     NamedGenerator {
@@ -227,6 +232,7 @@ static GENERATORS: [NamedGenerator; 5] = [
             INERTIA,
             GRAVITY,
         ],
+        bodies_per_n: 3,
         build: |v| loop_ladder_with(v.count("n"), &v.links()),
     },
     NamedGenerator {
@@ -236,6 +242,7 @@ static GENERATORS: [NamedGenerator; 5] = [
             SEED,
             param("n", ParamKind::Count { min: 1 }, Some("8"), "bodies"),
         ],
+        bodies_per_n: 1,
         build: |v| random_tree(v.seed("seed"), v.count("n")),
     },
     NamedGenerator {
@@ -245,6 +252,7 @@ static GENERATORS: [NamedGenerator; 5] = [
             SEED,
             param("n", ParamKind::Count { min: 2 }, Some("5"), "bodies"),
         ],
+        bodies_per_n: 1,
         build: |v| random_loop_mechanism(v.seed("seed"), v.count("n")),
     },
 ];
@@ -342,17 +350,10 @@ impl fmt::Display for GeneratorError {
 
 impl std::error::Error for GeneratorError {}
 
-/// Splits a spec `NAME[:KEY=VALUE,…]` into the name and its pairs (no checks).
-pub fn split_spec(spec: &str) -> (&str, Vec<(&str, &str)>) {
-    let (name, rest) = spec.split_once(':').unwrap_or((spec, ""));
-    let pairs = rest
-        .split(',')
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .map(|p| p.split_once('=').unwrap_or((p, "")))
-        .map(|(k, v)| (k.trim(), v.trim()))
-        .collect();
-    (name.trim(), pairs)
+/// Splits a spec `NAME[:KEY=VALUE,…]` (`,` or `:` between the pairs) into the name
+/// and its pairs, a pair without `=` having no value ([`mbs_model::spec_text::split`]).
+pub fn split_spec(spec: &str) -> (&str, Vec<(&str, Option<&str>)>) {
+    mbs_model::spec_text::split(spec)
 }
 
 /// Whether `spec` names a generator (its part before `:`).
@@ -363,7 +364,25 @@ pub fn is_generator_spec(spec: &str) -> bool {
 /// Builds the model of a spec `NAME[:KEY=VALUE,…]`.
 pub fn build(spec: &str) -> Result<Model, GeneratorError> {
     let (name, pairs) = split_spec(spec);
-    build_with(name, &pairs)
+    let g = find_generator(name).ok_or_else(|| GeneratorError::Unknown {
+        name: name.to_string(),
+    })?;
+    let mut given = Vec::with_capacity(pairs.len());
+    for (key, value) in pairs {
+        let Some(value) = value else {
+            return Err(GeneratorError::InvalidValue {
+                generator: g.name,
+                key: key.to_string(),
+                value: String::new(),
+                requirement: format!(
+                    "must be written `{key}=VALUE` ({})",
+                    mbs_model::spec_text::FORM
+                ),
+            });
+        };
+        given.push((key, value));
+    }
+    build_with(name, &given)
 }
 
 /// Builds generator `name` with `key = value` pairs (values as text; absent keys take
@@ -407,7 +426,43 @@ pub fn build_with<K: AsRef<str>, V: AsRef<str>>(
             values.0.insert(p.key, v);
         }
     }
+    check_size(g, &values, mbs_model::memory::available_bytes())?;
     (g.build)(&values).map_err(GeneratorError::Model)
+}
+
+/// Estimated bytes a body takes once a model is built and simulated: the model (body,
+/// markers, joint), the state and a method's work arrays that grow with the model.
+pub const BYTES_PER_BODY: f64 = 4096.0;
+
+/// Refuses a size `n` whose model would not fit in [`mbs_model::memory::SHARE`] of the
+/// `available` memory (at [`BYTES_PER_BODY`]), naming `n`, its limit and the sizes.
+fn check_size(
+    g: &NamedGenerator,
+    values: &Values,
+    available: Option<u64>,
+) -> Result<(), GeneratorError> {
+    let n = values.count("n");
+    let bodies = n as f64 * f64::from(g.bodies_per_n);
+    let bytes = bodies * BYTES_PER_BODY;
+    match available {
+        Some(a) if !mbs_model::memory::fits(bytes, available) => {
+            let max_n =
+                (mbs_model::memory::SHARE * a as f64 / BYTES_PER_BODY / f64::from(g.bodies_per_n))
+                    .floor();
+            Err(GeneratorError::InvalidValue {
+                generator: g.name,
+                key: "n".into(),
+                value: n.to_string(),
+                requirement: format!(
+                    "must be at most {max_n} on this machine: {bodies} bodies take ≈ {} GB at ≈ 4 kB a body and {} GB of memory are available (at most {:.0} % may be used)",
+                    mbs_model::memory::gigabytes(bytes),
+                    mbs_model::memory::gigabytes(a as f64),
+                    100.0 * mbs_model::memory::SHARE
+                ),
+            })
+        }
+        _ => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -449,6 +504,38 @@ mod tests {
     }
 
     #[test]
+    fn sizes_beyond_memory_are_refused_naming_n_and_the_limit() {
+        let g = find_generator("ladder").unwrap();
+        let mut v = Values::default();
+        v.0.insert("n", Value::Count(1_000_000));
+        // 3e6 bodies ≈ 12.3 GB; 10 GB available: refused, limit 8e9 / 4096 / 3
+        let e = check_size(g, &v, Some(10_000_000_000))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("`n`") && e.contains("1000000") && e.contains("at most 651041"),
+            "{e}"
+        );
+        assert!(check_size(g, &v, Some(20_000_000_000)).is_ok());
+        assert!(check_size(g, &v, None).is_ok());
+        let e = build("chain:n=1000000000000").unwrap_err().to_string();
+        assert!(e.contains("`n`") && e.contains("at most"), "{e}");
+    }
+
+    #[test]
+    fn both_separators_work_and_a_missing_value_shows_the_form() {
+        assert_eq!(
+            build("chain:n=3:length=0.2").unwrap(),
+            build("chain:n=3,length=0.2").unwrap()
+        );
+        let e = build("chain:n=3:length").unwrap_err().to_string();
+        assert!(
+            e.contains("`length=VALUE`") && e.contains("chain:n=8,length=0.2"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn bad_parameters_name_key_and_value() {
         let cases = [
             ("chain:n=0", "`n`", "0"),
@@ -459,7 +546,7 @@ mod tests {
             ("chain:joint=hinge", "`joint`", "hinge"),
             ("chain:n=2,n=3", "`n`", "3"),
             ("chain:links=4", "`links`", "4"),
-            ("chain:n", "`n`", "``"),
+            ("chain:n", "`n`", "`n=VALUE`"),
             ("tree:seed=-1", "`seed`", "-1"),
         ];
         for (spec, key, value) in cases {

@@ -17,6 +17,13 @@ const TOL: f64 = 1e-9;
 
 /// Checks every invariant a [`crate::Model`] relies on.
 pub fn validate(parts: &ModelParts) -> Result<(), ModelError> {
+    if parts.bodies.is_empty() {
+        // nothing would move: refused here so that `check` and `run` say the same
+        return Err(ModelError::Unsupported {
+            element: "`bodies`".into(),
+            reason: "none given: a model needs at least one body (a file may instead name a generator, `generator = \"chain\"`)".into(),
+        });
+    }
     check_finite("model", "gravity", parts.gravity.as_slice())?;
     unique("body", parts.bodies.iter().map(|b| b.name.as_str()))?;
     if parts.bodies.iter().any(|b| b.name == crate::file::GROUND) {
@@ -196,7 +203,9 @@ pub(crate) fn check_unit_euler_params(
     if !(n.is_finite() && (n - 1.0).abs() < 1e-6) {
         return Err(ModelError::InvalidAxis {
             element: element.to_string(),
-            reason: format!("Euler parameters must have unit norm, ‖p‖ = {n}"),
+            reason: format!(
+                "Euler parameters [e0, e1, e2, e3] must be finite with unit norm, ‖p‖ = {n}"
+            ),
             value: p.as_slice().to_vec(),
         });
     }

@@ -424,3 +424,155 @@ fn json_output_keeps_number_arrays_on_one_line() {
         "{json}"
     );
 }
+
+/// A pendulum as a JSON value, to vary for the format-agreement table.
+fn pendulum_value() -> serde_json::Value {
+    serde_json::json!({
+        "name": "pendulum",
+        "gravity": [0.0, -9.81, 0.0],
+        "bodies": [{
+            "name": "link", "mass": 1.0, "inertia": [0.01, 0.09, 0.09],
+            "position": [0.5, 0.0, 0.0], "orientation": [1.0, 0.0, 0.0, 0.0]
+        }],
+        "markers": [
+            {"name": "pivot.ground", "body": "ground", "z": [0.0, 0.0, 1.0]},
+            {"name": "pivot.link", "body": "link", "position": [-0.5, 0.0, 0.0]}
+        ],
+        "joints": [{"type": "revolute", "name": "pivot",
+                    "marker_i": "pivot.ground", "marker_j": "pivot.link"}],
+        "forces": [{"type": "point_force", "name": "push", "marker": "pivot.link",
+                    "force": [0.0, 1.0, 0.0]}]
+    })
+}
+
+#[test]
+fn toml_and_json_accept_exactly_the_same_documents() {
+    // (JSON pointer, replacement, accepted)
+    let v = |x: serde_json::Value| x;
+    let cases = [
+        ("/gravity", v(serde_json::json!([0.0, -9.81, 0.0])), true),
+        (
+            "/gravity",
+            v(serde_json::json!([0.0, -9.81, 0.0, 1.0])),
+            false,
+        ),
+        ("/gravity", v(serde_json::json!([0.0, -9.81])), false),
+        (
+            "/bodies/0/position",
+            v(serde_json::json!([0.5, 0.0, 0.0, 0.0])),
+            false,
+        ),
+        (
+            "/bodies/0/position",
+            v(serde_json::json!([0.5, 0.0, 0.0, 0.0, 0.0])),
+            false,
+        ),
+        (
+            "/bodies/0/orientation",
+            v(serde_json::json!([1.0, 0.0, 0.0, 0.0, 0.0])),
+            false,
+        ),
+        (
+            "/bodies/0/orientation",
+            v(serde_json::json!([1.0, 0.0, 0.0])),
+            false,
+        ),
+        (
+            "/bodies/0/inertia",
+            v(serde_json::json!([0.01, 0.09, 0.09, 0.09])),
+            false,
+        ),
+        (
+            "/bodies/0/inertia",
+            v(serde_json::json!([
+                [0.01, 0.0, 0.0, 0.0],
+                [0.0, 0.09, 0.0],
+                [0.0, 0.0, 0.09]
+            ])),
+            false,
+        ),
+        (
+            "/markers/0/z",
+            v(serde_json::json!([0.0, 0.0, 1.0, 0.0])),
+            false,
+        ),
+        (
+            "/markers/1/position",
+            v(serde_json::json!([-0.5, 0.0, 0.0, 7.0])),
+            false,
+        ),
+        (
+            "/forces/0/force",
+            v(serde_json::json!([0.0, 1.0, 0.0, 2.0])),
+            false,
+        ),
+        (
+            "/bodies/0/velocity",
+            v(serde_json::json!([0.0, 0.0, 0.0, 0.0])),
+            false,
+        ),
+        (
+            "/bodies/0/omega",
+            v(serde_json::json!([0.0, 0.0, 1.0])),
+            true,
+        ),
+    ];
+    for (pointer, replacement, accepted) in cases {
+        let mut doc = pendulum_value();
+        let (parent, key) = pointer.rsplit_once('/').unwrap();
+        let target = doc.pointer_mut(parent).unwrap();
+        match target {
+            serde_json::Value::Object(o) => {
+                o.insert(key.to_string(), replacement.clone());
+            }
+            _ => panic!("{pointer}"),
+        }
+        let json = serde_json::to_string(&doc).unwrap();
+        let toml = toml::to_string(&doc).unwrap();
+        let (j, t) = (Model::from_json_str(&json), Model::from_toml_str(&toml));
+        assert_eq!(j.is_ok(), accepted, "JSON {pointer} = {replacement}: {j:?}");
+        assert_eq!(
+            t.is_ok(),
+            accepted,
+            "TOML {pointer} = {replacement}: {t:?}\n{toml}"
+        );
+        if !accepted {
+            let e = t.unwrap_err().to_string();
+            // the length named (an inertia row, read by an untagged enum, says what
+            // it expects)
+            assert!(
+                e.contains("invalid length") || e.contains("a row of 3 numbers"),
+                "{pointer}: {e}"
+            );
+        }
+    }
+}
+
+#[test]
+fn bad_euler_parameters_name_the_body_and_the_orientation() {
+    for (p, shown) in [
+        ("[nan, 0.0, 0.0, 0.0]", "NaN"),
+        ("[0.0, 0.0, 0.0, 0.0]", "0"),
+    ] {
+        let text = format!(
+            "[[bodies]]\nname = \"crank\"\nmass = 1.0\ninertia = [1.0, 1.0, 1.0]\norientation = {p}\n"
+        );
+        let e = Model::from_toml_str(&text).unwrap_err().to_string();
+        assert!(
+            e.contains("body `crank`") && e.contains("orientation") && e.contains("Euler"),
+            "{e}"
+        );
+        assert!(e.contains(&format!("‖p‖ = {shown}")), "{e}");
+        assert!(!e.contains("position"), "{e}");
+    }
+}
+
+#[test]
+fn models_without_bodies_are_refused() {
+    for text in ["", "name = \"x\"\ngravity = [0.0, -9.81, 0.0]\n"] {
+        let e = Model::from_toml_str(text).unwrap_err().to_string();
+        assert!(e.contains("`bodies`: none given"), "{e}");
+    }
+    let e = Model::from_json_str("{}").unwrap_err().to_string();
+    assert!(e.contains("`bodies`: none given"), "{e}");
+}

@@ -74,6 +74,10 @@ use crate::workspace::{MinNormWork, Scratch, cholesky_solve, fview, mmut, mref, 
 use recursive::{ArticulatedBranch, Slots, pivoted_cholesky_solve};
 use tree::{BranchSystem, OpenTree, build_branch_into, split_branch_into};
 
+/// Largest |K| entry of the cut-joint Jacobian `K = B_c A` taken as round-off: a
+/// `K` that small means the cut rows repeat the tree's rows.
+const CUT_ROUNDOFF: f64 = 1e-9;
+
 /// How the cut-joint constraints are enforced (thesis after eq 5.4.3.9).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum CutTreatment {
@@ -403,33 +407,46 @@ impl NaturalPartitioning {
             y0,
             cut_monitor: None,
         };
-        np.cut_monitor = np.initial_cut_monitor(s0.t);
+        np.cut_monitor = np.initial_cut_monitor(s0.t)?;
         Ok(np)
     }
 
     /// The cut-joint monitor at the initial state (`None` without cut joints or
-    /// when the initial evaluation fails: the first right-hand side reports why).
-    fn initial_cut_monitor(&mut self, t0: f64) -> Option<CutMonitor> {
+    /// when the initial evaluation fails: the first right-hand side reports why);
+    /// cut joints none of whose rows is independent of the open tree's (a joint
+    /// given twice) are refused here, naming them.
+    fn initial_cut_monitor(&mut self, t0: f64) -> Result<Option<CutMonitor>, ComplementError> {
         if self.tree.cut_entries.is_empty() {
-            return None;
+            return Ok(None);
         }
         let mut udd = vec![0.0; self.n_v()];
         let y0 = self.y0.clone();
         let (q0, v0) = y0.split_at(self.n_q());
-        self.accelerations(t0, q0, v0, &mut udd).ok()?;
+        if self.accelerations(t0, q0, v0, &mut udd).is_err() {
+            return Ok(None);
+        }
         self.fill_cut_k();
         self.stats.evaluations = 0;
         let k = &self.work.cut.k_mat;
+        // K = B_c A has entries of the size of the joints' Jacobians (O(1) for the
+        // unit-vector rows of any joint): all of it at round-off means every cut row
+        // repeats rows of the tree, and its rank would only be noise
+        if k.amax() <= CUT_ROUNDOFF {
+            return Err(ComplementError::RedundantCutJoints {
+                t: t0,
+                joints: self.cut_joint_names(),
+            });
+        }
         let rows = RowSelection::select(k, self.params.rank_tol);
         let rank = rows.as_ref().map_or(k.nrows(), RowSelection::rank);
-        Some(CutMonitor {
+        Ok(Some(CutMonitor {
             rows,
             rank,
             monitor: SingularityMonitor::new(rank, k.ncols(), 1e-8),
             udd,
             q_prev: q0.to_vec(),
             v_prev: v0.to_vec(),
-        })
+        }))
     }
 
     /// Errors when the motion reached or passed through a configuration where the
@@ -548,6 +565,23 @@ impl NaturalPartitioning {
 
     /// The cut joints whose rows of `K` make up its (nearly) dependent
     /// combination (error path; allocates).
+    /// The joints (or drivers) of every cut row, comma separated.
+    fn cut_joint_names(&self) -> String {
+        let entries = self.sys.entries();
+        let mut names: Vec<String> = Vec::new();
+        for &(k, r) in &self.work.cut.rows {
+            let global = entries[k].global_row(r);
+            let name = match self.sys.source_of_row(global) {
+                Some(src) => self.sys.source_name(&self.model, src),
+                None => format!("constraint row {global}"),
+            };
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        names.join(", ")
+    }
+
     fn cut_sources(&self, k_r: &DMatrix<f64>, rows: Option<&RowSelection>) -> String {
         let svd = k_r.clone().svd(true, false);
         let Some(u) = svd.u else {

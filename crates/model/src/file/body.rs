@@ -140,7 +140,13 @@ fn point_mass_from_spec(
 
 fn orientation_from_spec(element: &str, o: &OrientationSpec) -> Result<Vector4<f64>, ModelError> {
     match o {
-        OrientationSpec::EulerParams(p) => Ok(Vector4::new(p[0], p[1], p[2], p[3])),
+        OrientationSpec::EulerParams(p) => {
+            // checked here: a NaN or zero `p` would otherwise surface as a non-finite
+            // position (r + A(p) c) instead of naming the orientation
+            let p = Vector4::new(p[0], p[1], p[2], p[3]);
+            crate::validate::check_unit_euler_params(element, &p)?;
+            Ok(p)
+        }
         OrientationSpec::AxisAngle(aa) => {
             if !aa.angle.is_finite() {
                 return Err(ModelError::InvalidParameter {

@@ -35,6 +35,7 @@ pub fn generator_reference(
         FileFormat::Json => serde_json::from_str(text).map_err(json_error)?,
         FileFormat::Toml => {
             let t: toml::Table = toml::from_str(text).map_err(|e| toml_error(text, &e))?;
+            refuse_non_finite(&t)?;
             serde_json::to_value(t).map_err(|e| unsupported("model file", e.to_string()))?
         }
     };
@@ -78,6 +79,28 @@ pub fn generator_reference(
         }
     }
     Ok(Some(GeneratorRef { name, parameters }))
+}
+
+/// TOML has `nan` and `inf`, JSON has not: converted to JSON they would become
+/// `null` ("got null"). A non-finite parameter is refused here, naming it.
+fn refuse_non_finite(top: &toml::Table) -> Result<(), ModelError> {
+    let Some(toml::Value::Table(parameters)) = top.get("parameters") else {
+        return Ok(());
+    };
+    for (key, value) in parameters {
+        if let toml::Value::Float(x) = value
+            && !x.is_finite()
+        {
+            let name = top.get("generator").and_then(|g| g.as_str()).unwrap_or("?");
+            return Err(unsupported(
+                &format!("generator `{name}`"),
+                format!(
+                    "parameter `{key}` must be a finite number (NaN and infinities are not allowed), got {x}"
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn unsupported(element: &str, reason: String) -> ModelError {
@@ -132,6 +155,16 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(e.contains("`n`") && e.contains("[1,2]"), "{e}");
+        for x in ["nan", "inf", "-inf"] {
+            let text = format!("generator = \"chain\"\n[parameters]\nlength = {x}\n");
+            let e = generator_reference(&text, FileFormat::Toml)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains("`length`") && e.contains("NaN and infinities are not allowed"),
+                "{e}"
+            );
+        }
         let e = generator_reference("generator = 3\n", FileFormat::Toml)
             .unwrap_err()
             .to_string();

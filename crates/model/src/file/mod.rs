@@ -67,7 +67,9 @@
 
 mod body;
 mod convert;
+mod exact;
 mod generator;
+mod read;
 mod spec;
 
 use std::path::Path;
@@ -77,6 +79,7 @@ use crate::model::Model;
 
 pub(crate) use convert::{GROUND, reserved_ground};
 pub use generator::{GeneratorRef, generator_reference};
+pub use read::{MAX_FILE_BYTES, read_model_file};
 
 /// The two model-file formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -151,11 +154,12 @@ impl Model {
         }
     }
 
-    /// Reads a model file, choosing the format by the extension (`.json` or `.toml`).
+    /// Reads a model file, choosing the format by the extension (`.json` or `.toml`);
+    /// only a regular file of at most [`MAX_FILE_BYTES`] is read ([`read_model_file`]).
     pub fn load(path: impl AsRef<Path>) -> Result<Model, ModelError> {
         let path = path.as_ref();
         let format = format_of(path)?;
-        let text = std::fs::read_to_string(path).map_err(|e| io_error(path, "read", &e))?;
+        let text = read_model_file(path)?;
         Model::from_str_as(&text, format)
     }
 

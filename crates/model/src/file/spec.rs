@@ -13,6 +13,7 @@ use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 
+use super::exact::{exact, exact_opt, exact_rows};
 use crate::force::LoadFrame;
 
 pub(crate) type Vec3 = [f64; 3];
@@ -41,7 +42,7 @@ fn is_zero_fn(f: &FunctionSpec) -> bool {
 pub(crate) struct ModelFile {
     #[serde(default)]
     pub name: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "exact")]
     pub gravity: Vec3,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bodies: Vec<BodySpec>,
@@ -72,15 +73,19 @@ pub(crate) struct BodySpec {
     pub density: Option<f64>,
     #[serde(default, skip_serializing_if = "BodyOrigin::is_centre_of_mass")]
     pub origin: BodyOrigin,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "exact_opt"
+    )]
     pub centre_of_mass: Option<Vec3>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "exact")]
     pub position: Vec3,
     #[serde(default)]
     pub orientation: OrientationSpec,
-    #[serde(default, skip_serializing_if = "is_zero3")]
+    #[serde(default, skip_serializing_if = "is_zero3", deserialize_with = "exact")]
     pub velocity: Vec3,
-    #[serde(default, skip_serializing_if = "is_zero3")]
+    #[serde(default, skip_serializing_if = "is_zero3", deserialize_with = "exact")]
     pub omega: Vec3,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shapes: Vec<ShapeSpec>,
@@ -111,17 +116,29 @@ impl BodyOrigin {
 pub(crate) struct ShapeSpec {
     #[serde(rename = "type")]
     pub kind: ShapeKind,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "exact_opt"
+    )]
     pub half_extents: Option<Vec3>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "exact_opt"
+    )]
     pub size: Option<Vec3>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub radius: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub length: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "exact_opt"
+    )]
     pub axis: Option<Vec3>,
-    #[serde(default, skip_serializing_if = "is_zero3")]
+    #[serde(default, skip_serializing_if = "is_zero3", deserialize_with = "exact")]
     pub position: Vec3,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub orientation: Option<OrientationSpec>,
@@ -147,13 +164,25 @@ pub(crate) enum ShapeKind {
 pub(crate) struct MarkerSpec {
     pub name: String,
     pub body: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "exact")]
     pub position: Vec3,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "exact_opt"
+    )]
     pub z: Option<Vec3>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "exact_opt"
+    )]
     pub x: Option<Vec3>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "exact_rows"
+    )]
     pub orientation: Option<Rows3>,
 }
 
@@ -225,6 +254,7 @@ pub(crate) enum ForceSpec {
     PointForce {
         name: String,
         marker: String,
+        #[serde(deserialize_with = "exact")]
         force: [FunctionSpec; 3],
         #[serde(default, skip_serializing_if = "is_global")]
         frame: LoadFrame,
@@ -232,6 +262,7 @@ pub(crate) enum ForceSpec {
     Torque {
         name: String,
         marker: String,
+        #[serde(deserialize_with = "exact")]
         torque: [FunctionSpec; 3],
         #[serde(default, skip_serializing_if = "is_global")]
         frame: LoadFrame,
@@ -315,7 +346,7 @@ impl Serialize for InertiaSpec {
 #[serde(untagged, expecting = "a number or a row of 3 numbers")]
 enum InertiaItem {
     Number(f64),
-    Row(Vec3),
+    Row(#[serde(deserialize_with = "exact")] Vec3),
 }
 
 impl<'de> Deserialize<'de> for InertiaSpec {
@@ -376,6 +407,7 @@ impl Default for OrientationSpec {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct AxisAngle {
+    #[serde(deserialize_with = "exact")]
     pub axis: Vec3,
     pub angle: f64,
 }
@@ -400,8 +432,7 @@ impl<'de> Deserialize<'de> for OrientationSpec {
                 )
             }
             fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<OrientationSpec, A::Error> {
-                <[f64; 4]>::deserialize(SeqAccessDeserializer::new(seq))
-                    .map(OrientationSpec::EulerParams)
+                exact(SeqAccessDeserializer::new(seq)).map(OrientationSpec::EulerParams)
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<OrientationSpec, A::Error> {
                 AxisAngle::deserialize(MapAccessDeserializer::new(map))
