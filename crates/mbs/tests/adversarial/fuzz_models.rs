@@ -178,7 +178,6 @@ fn mutated_models_in_process_shard_1() {
 }
 
 #[test]
-#[ignore = "pending: generator parameter checks (see PENDING)"]
 fn mutated_models_pending_fixes() {
     run_shard(0, 1, true);
 }
