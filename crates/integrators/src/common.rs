@@ -39,12 +39,25 @@ pub(crate) fn validate_span(t0: f64, t_end: f64, t_out: &[f64]) -> Result<(), Er
     for &t in t_out {
         if !t.is_finite() || dir * (t - prev) < 0.0 || dir * (t - t_end) > 0.0 {
             return Err(Error::InvalidInput(format!(
-                "output time {t} is not monotone inside [{t0}, {t_end}]"
+                "output time {} is not monotone inside [{}, {}]",
+                short(t),
+                short(t0),
+                short(t_end)
             )));
         }
         prev = t;
     }
     Ok(())
+}
+
+/// `x` for a message: plain for ordinary magnitudes, in exponent form otherwise (1e-300
+/// would print as 300 digits).
+fn short(x: f64) -> String {
+    if x == 0.0 || (1e-4..1e6).contains(&x.abs()) || !x.is_finite() {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
+    }
 }
 
 pub(crate) fn check_dim(what: &str, got: usize, want: usize) -> Result<(), Error> {

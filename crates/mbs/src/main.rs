@@ -16,8 +16,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mbs::chart::columns::Outputs;
 use mbs::joints::{JointResults, MultiplierSource};
 use mbs::output::OutputDir;
-use mbs::{general, sci};
 use mbs::{Error, IntegratorRequest, Method, Simulation, StopHandle, Trajectory};
+use mbs::{general, sci};
 
 /// `println!` that ignores a closed stdout (e.g. `mbs list | head`).
 macro_rules! outln {

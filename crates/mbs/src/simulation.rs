@@ -350,8 +350,9 @@ impl Simulation {
                     return Err(Error::param("run", "samples", "must be at least 1", n));
                 }
                 bounds::check_sample_memory(&self.model, "samples", *n as f64 + 1.0, n)?;
+                // the last is t_end itself (the product and quotient may round past it)
                 (0..=*n)
-                    .map(|k| t0 + (t_end - t0) * k as f64 / *n as f64)
+                    .map(|k| (t0 + (t_end - t0) * k as f64 / *n as f64).min(t_end))
                     .collect()
             }
             Sampling::Every(dt) => {

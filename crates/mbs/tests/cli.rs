@@ -831,7 +831,7 @@ marker_j = "pivot.link"
         "natural-partitioning",
         "-q",
         "-o",
-        d.to_str().unwrap(),
+        d.join("out").to_str().unwrap(),
     ]);
     assert!(
         c == 2 && e.contains("pivot-again") && e.contains("t = 0"),

@@ -34,13 +34,17 @@ pub enum ParamKind {
     },
     /// Any unsigned 64-bit integer (a random seed).
     Seed,
-    /// A positive finite number.
+    /// A positive number ≤ [`MAX_REAL`].
     Positive,
-    /// A finite number ≥ 0.
+    /// A number in [0, [`MAX_REAL`]].
     NonNegative,
     /// `revolute` or `spherical`.
     Joint,
 }
+
+/// Largest real generator parameter: lengths and masses of 1e100 keep the inertias
+/// (mass × length², ≤ 1e300) finite; 1e308 would make them infinite.
+pub const MAX_REAL: f64 = 1e100;
 
 impl ParamKind {
     /// The requirement in words (as in error messages).
@@ -48,8 +52,8 @@ impl ParamKind {
         match self {
             ParamKind::Count { min } => format!("must be an integer ≥ {min}"),
             ParamKind::Seed => "must be an unsigned integer".into(),
-            ParamKind::Positive => "must be a positive finite number".into(),
-            ParamKind::NonNegative => "must be a finite number ≥ 0".into(),
+            ParamKind::Positive => format!("must be a positive number ≤ {MAX_REAL:e}"),
+            ParamKind::NonNegative => format!("must be a number in [0, {MAX_REAL:e}]"),
             ParamKind::Joint => "must be `revolute` or `spherical`".into(),
         }
     }
@@ -66,12 +70,12 @@ impl ParamKind {
             ParamKind::Positive => t
                 .parse::<f64>()
                 .ok()
-                .filter(|v| v.is_finite() && *v > 0.0)
+                .filter(|v| *v > 0.0 && *v <= MAX_REAL)
                 .map(Value::Real),
             ParamKind::NonNegative => t
                 .parse::<f64>()
                 .ok()
-                .filter(|v| v.is_finite() && *v >= 0.0)
+                .filter(|v| *v >= 0.0 && *v <= MAX_REAL)
                 .map(Value::Real),
             ParamKind::Joint => match t.to_ascii_lowercase().as_str() {
                 "revolute" => Some(Value::Joint(ChainJoint::Revolute)),

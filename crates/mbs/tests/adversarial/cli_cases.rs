@@ -211,7 +211,11 @@ fn vectors_of_the_wrong_length_are_refused_with_their_line() {
         "position = [0.5, 0.0, 0.0]",
         "position = [0.5, 0.0, 0.0, 1.0]",
     );
-    assert_bad_model("vector-length-line", &text, &["line 17"]);
+    let line = 1 + text
+        .lines()
+        .position(|l| l.contains("position = [0.5, 0.0, 0.0, 1.0]"))
+        .unwrap();
+    assert_bad_model("vector-length-line", &text, &[&format!("line {line}")]);
 }
 
 #[test]

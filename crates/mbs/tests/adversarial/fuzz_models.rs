@@ -20,12 +20,9 @@ const BYTE_MUTATIONS: usize = 8;
 const CLI_EVERY: usize = 90;
 
 /// Cases that fail today for a fix under way elsewhere: (label fragment, the fix).
-/// They are left out of the strict tests and run by the ignored
-/// `mutated_models_pending_fixes`; remove an entry once its fix is merged.
-const PENDING: &[(&str, &str)] = &[
-    // chain with length = 1e308: "body `link1`: inertia … got [[inf, …]]", no `length`
-    ("/parameters/length := 1e308", "generator parameter checks"),
-];
+/// They are left out of the strict tests (run them with `run_shard(0, 1, true)`);
+/// remove an entry once its fix is merged. None is pending.
+const PENDING: &[(&str, &str)] = &[];
 
 fn pending(case: &Case) -> bool {
     PENDING
@@ -175,11 +172,6 @@ fn mutated_models_in_process_shard_0() {
 #[test]
 fn mutated_models_in_process_shard_1() {
     run_shard(1, 2, false);
-}
-
-#[test]
-fn mutated_models_pending_fixes() {
-    run_shard(0, 1, true);
 }
 
 /// A sample of the cases through `mbs check FILE` and `mbs run FILE --t-end 0.01`:

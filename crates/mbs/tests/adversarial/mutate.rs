@@ -161,9 +161,13 @@ fn get<'a>(v: &'a Value, path: &[Seg]) -> &'a Value {
 }
 
 /// The words an error about the node at `path` may name: every key on the path and
-/// the `name` of every element that encloses the node.
+/// the `name` of every element that encloses the node (at the root, whose change may
+/// leave no bodies: the missing key `bodies`).
 fn path_tokens(doc: &Value, path: &[Seg]) -> Vec<String> {
     let mut out = Vec::new();
+    if path.is_empty() {
+        out.push("`bodies`".to_string());
+    }
     for k in 0..=path.len() {
         if let Some(name) = get(doc, &path[..k]).get("name").and_then(Value::as_str) {
             out.push(name.to_string());
@@ -422,7 +426,13 @@ pub fn byte_cases(seed_name: &str, doc: &Value, n: usize, rng: &mut Rng) -> Vec<
                 label: format!("{seed_name}: {what} ({})", format.ext()),
                 format,
                 bytes,
-                tokens: names.clone(),
+                // a cut or empty file may parse to a document without bodies: its
+                // message names the missing key
+                tokens: names
+                    .iter()
+                    .cloned()
+                    .chain(["`bodies`".to_string()])
+                    .collect(),
             });
         }
     }

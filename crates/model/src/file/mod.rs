@@ -263,12 +263,39 @@ fn toml_error(text: &str, e: &toml::de::Error) -> ModelError {
         }
         None => (None, None),
     };
+    let mut message = e.message().trim().to_string();
+    // a wrong value (a vector of 4 for a position) is reported by its position only:
+    // name the key of its `key = value` line too
+    if let Some(key) = e.span().and_then(|span| key_at(text, span.start))
+        && !message.contains(&format!("`{key}`"))
+    {
+        message = format!("`{key}`: {message}");
+    }
     ModelError::Parse {
         format: "TOML",
-        message: e.message().trim().to_string(),
+        message,
         line,
         column,
     }
+}
+
+/// The key of the `key = value` line holding byte `offset` of `text`, if the offset
+/// lies in its value.
+fn key_at(text: &str, offset: usize) -> Option<&str> {
+    let offset = offset.min(text.len());
+    let start = text.get(..offset)?.rfind('\n').map_or(0, |i| i + 1);
+    let line = &text[start..];
+    let line = &line[..line.find('\n').unwrap_or(line.len())];
+    let eq = line.find('=')?;
+    if start + eq >= offset {
+        return None;
+    }
+    let key = line[..eq].trim().trim_matches('"');
+    let plain = !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+    plain.then_some(key)
 }
 
 /// 1-based line and column (in characters) of byte `offset` in `text`.
