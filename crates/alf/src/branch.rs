@@ -78,7 +78,7 @@ impl BranchGuard {
                 Some(row) => (row, f64::NAN),
                 None => max_abs(phi),
             };
-            if !(violation <= DRIFT_TOL) {
+            if violation.is_nan() || violation > DRIFT_TOL {
                 return Err(AlfError::Diverged {
                     t,
                     violation,
