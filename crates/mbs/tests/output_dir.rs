@@ -23,6 +23,11 @@ fn spawn(args: &[&str]) -> Child {
         .expect("spawn mbs")
 }
 
+/// `mbs run five-bar --t-end T --out OUT -q`.
+fn five_bar_into(out: &str, t_end: &str) -> Output {
+    mbs(&["run", "five-bar", "--t-end", t_end, "--out", out, "-q"])
+}
+
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
@@ -146,15 +151,7 @@ fn a_file_in_the_way_is_refused_before_the_run() {
     let d = scratch("file");
     let f = d.join("f");
     std::fs::write(&f, "mine").unwrap();
-    let o = mbs(&[
-        "run",
-        "five-bar",
-        "--t-end",
-        "1000",
-        "--out",
-        f.to_str().unwrap(),
-        "-q",
-    ]);
+    let o = five_bar_into(f.to_str().unwrap(), "1000");
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let e = stderr(&o);
     assert!(
@@ -171,15 +168,7 @@ fn a_file_in_the_way_is_refused_before_the_run() {
 #[test]
 fn an_unwritable_place_is_refused_before_the_run() {
     // /proc refuses new entries even to root (tests run as root in CI)
-    let o = mbs(&[
-        "run",
-        "five-bar",
-        "--t-end",
-        "1000",
-        "--out",
-        "/proc/mbs-out",
-        "-q",
-    ]);
+    let o = five_bar_into("/proc/mbs-out", "1000");
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("/proc/mbs-out"), "{}", stderr(&o));
     assert!(!String::from_utf8_lossy(&o.stdout).contains("wall time"));
@@ -189,15 +178,7 @@ fn an_unwritable_place_is_refused_before_the_run() {
 fn a_directory_of_other_files_is_refused_and_left_alone() {
     let d = scratch("foreign");
     std::fs::write(d.join("thesis.tex"), "keep me").unwrap();
-    let o = mbs(&[
-        "run",
-        "five-bar",
-        "--t-end",
-        "0.01",
-        "--out",
-        d.to_str().unwrap(),
-        "-q",
-    ]);
+    let o = five_bar_into(d.to_str().unwrap(), "0.01");
     assert_eq!(o.status.code(), Some(2));
     let e = stderr(&o);
     assert!(
@@ -286,15 +267,7 @@ fn a_second_writer_is_refused_and_sigint_keeps_the_work() {
         std::fs::read_to_string(&lock).is_ok_and(|s| s.contains("pid"))
     });
     std::thread::sleep(Duration::from_millis(300)); // let it integrate a little
-    let second = mbs(&[
-        "run",
-        "five-bar",
-        "--t-end",
-        "0.01",
-        "--out",
-        out.to_str().unwrap(),
-        "-q",
-    ]);
+    let second = five_bar_into(out.to_str().unwrap(), "0.01");
     assert_eq!(second.status.code(), Some(2), "{}", stderr(&second));
     let e = stderr(&second);
     assert!(
@@ -333,15 +306,7 @@ fn sigterm_keeps_the_work_too() {
 fn sigkill_leaves_the_previous_output_whole_and_the_next_run_cleans_up() {
     let d = scratch("kill");
     let out = d.join("out");
-    let o = mbs(&[
-        "run",
-        "five-bar",
-        "--t-end",
-        "0.01",
-        "--out",
-        out.to_str().unwrap(),
-        "-q",
-    ]);
+    let o = five_bar_into(out.to_str().unwrap(), "0.01");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let before = std::fs::read(out.join("trajectory.csv")).unwrap();
     let mut run = long_run(&out, &[]);
@@ -354,15 +319,7 @@ fn sigkill_leaves_the_previous_output_whole_and_the_next_run_cleans_up() {
     run.wait().unwrap();
     assert_eq!(assert_whole(&out), "complete");
     assert_eq!(std::fs::read(out.join("trajectory.csv")).unwrap(), before);
-    let o = mbs(&[
-        "run",
-        "five-bar",
-        "--t-end",
-        "0.02",
-        "--out",
-        out.to_str().unwrap(),
-        "-q",
-    ]);
+    let o = five_bar_into(out.to_str().unwrap(), "0.02");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(assert_whole(&out), "complete");
     assert_no_leftovers(&out);
