@@ -69,7 +69,12 @@ impl FormulationError {
 impl fmt::Display for FormulationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(t) = self.t {
-            write!(f, "at t = {t}")?;
+            // exponent form for extreme magnitudes (1e-300 s would print 300 digits)
+            if t == 0.0 || (1e-4..1e16).contains(&t.abs()) {
+                write!(f, "at t = {t}")?;
+            } else {
+                write!(f, "at t = {t:e}")?;
+            }
             if self.location.is_none() {
                 f.write_str(": ")?;
             } else {

@@ -53,7 +53,7 @@ pub(crate) fn validate_span(t0: f64, t_end: f64, t_out: &[f64]) -> Result<(), Er
 /// `x` for a message: plain for ordinary magnitudes, in exponent form otherwise (1e-300
 /// would print as 300 digits).
 fn short(x: f64) -> String {
-    if x == 0.0 || (1e-4..1e6).contains(&x.abs()) || !x.is_finite() {
+    if x == 0.0 || (1e-4..1e16).contains(&x.abs()) || !x.is_finite() {
         format!("{x}")
     } else {
         format!("{x:e}")

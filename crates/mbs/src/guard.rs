@@ -183,7 +183,11 @@ impl Guard {
         } else {
             self.allowed_fraction
         };
-        let allowed = fraction * scale;
+        // never below the round-off of the energies themselves (a run of 1e-300 s
+        // has an energy scale of round-off size)
+        let roundoff =
+            1e3 * f64::EPSILON * (e0.abs() + self.t_max + self.v_min.abs().max(self.v_max.abs()));
+        let allowed = (fraction * scale).max(roundoff);
         let drift = (e - e0).abs();
         if scale <= 0.0 || drift <= allowed {
             return None;

@@ -142,5 +142,12 @@ pub fn load_model(spec: &str) -> Result<Model, Error> {
     if path.is_file() {
         return Ok(Model::load(path)?);
     }
+    if path.exists() && !named::is_generator_spec(spec) && builtin(spec).is_err() {
+        // a device, directory or file without a model extension: not a mechanism name
+        return Err(Error::Model(mbs_model::ModelError::Io {
+            path: spec.to_string(),
+            message: "is not a model file: give a regular .json or .toml file, a built-in mechanism or a generator spec".into(),
+        }));
+    }
     builtin(spec)
 }
