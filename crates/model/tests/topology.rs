@@ -459,13 +459,25 @@ fn free_floating_components_and_parallel_joints() {
 }
 
 #[test]
-fn empty_model() {
-    let m = ModelBuilder::new("empty").build().unwrap();
+fn empty_model_is_refused_naming_bodies() {
+    // a model without bodies has no topology to speak of: the builder refuses it and
+    // names the missing `bodies` (a file may name a generator instead)
+    let err = ModelBuilder::new("empty").build().unwrap_err();
+    let msg = err.to_string();
+    assert!(msg.contains("`bodies`"), "{msg}");
+    assert!(msg.contains("at least one body"), "{msg}");
+}
+
+#[test]
+fn single_free_body_is_its_own_component() {
+    // ground's component and the free body's: not grounded, six degrees of freedom
+    let m = graph_model(1, &[]);
     let t = m.topology();
-    assert_eq!(t.components().len(), 1);
-    assert_eq!(t.grubler_mobility(), 0);
-    assert_eq!(t.assembly_tree().root(), None);
-    assert_eq!(t.assembly_tree().height(), 0);
+    assert_eq!(t.components().len(), 2);
+    assert!(!t.is_grounded());
+    assert_eq!(t.grubler_mobility(), 6);
+    assert!(t.cut_joints().is_empty());
+    check_spanning_tree(&m);
     check_assembly_tree(&m);
 }
 
