@@ -50,9 +50,18 @@ def test_a_model_of_the_wrong_type(model):
     raises_naming((mbs.ModelError, TypeError), [type(model).__name__], mbs.simulate, model, **SHORT)
 
 
-@pytest.mark.parametrize("method", [5, None, ["alf"]])
+@pytest.mark.parametrize("method", [5, 3.5, ["alf"], b"alf"])
 def test_a_method_of_the_wrong_type(method):
     raises_naming(TypeError, ["method"], mbs.simulate, "five-bar", method, **SHORT)
+
+
+def test_no_method_is_the_recommended_one_everywhere():
+    """``None`` is the documented default, not a wrong type: ``mbs.simulate`` and
+    ``Model.simulate`` both run the recommended method and integrator."""
+    a = mbs.simulate("five-bar", None, **SHORT)
+    b = mbs.Model.builtin("five-bar").simulate(**SHORT)
+    assert a.method == b.method and a.integrator == b.integrator
+    assert (a.q == b.q).all()
 
 
 @pytest.mark.parametrize(

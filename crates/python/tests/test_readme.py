@@ -58,6 +58,10 @@ def test_readme_block_runs_as_a_script(tmp_path, line, code, how):
     # what the example's comments promise: the sweep's rows all ran
     if "mbs.sweep" in code:
         assert re.search(r"\bok\b", r.stdout) and "_error" not in r.stdout, r.stdout
+    # a plotting example writes the PNG it names
+    for name in re.findall(r'savefig\("([^"]+)"', code):
+        png = (tmp_path / name).read_bytes()
+        assert png.startswith(b"\x89PNG") and len(png) > 10_000, f"{name}: {len(png)} bytes"
 
 
 EXAMPLES = {

@@ -295,8 +295,9 @@ class Model:
             self.body(body)  # raises ModelError naming the bodies
         return props[body]
 
-    def simulate(self, method: str = "alf-index1", integrator: str = "rk45", **kwargs: Any):
-        """:func:`mbs.simulate` of this model."""
+    def simulate(self, method: Optional[str] = None, integrator: Optional[str] = None, **kwargs: Any):
+        """:func:`mbs.simulate` of this model, with its defaults (``None``: the
+        recommended method and integrator, as ``mbs run`` without ``--method``)."""
         from .simulate import simulate
 
         return simulate(self, method, integrator, **kwargs)
