@@ -46,8 +46,8 @@ pub(crate) struct Ctx<'a> {
     pub mass: &'a [f64],
     /// Body centroidal inertias J'.
     pub inertia: &'a [Matrix3<f64>],
-    /// Penalty α.
-    pub alpha: f64,
+    /// Per entry, the penalty α_r of each row (`crate::PenaltyScale`).
+    pub alpha: &'a [Vector6<f64>],
     /// Use only the holonomic rows (position projection).
     pub holonomic_only: bool,
     /// Per entry, the constant vector cⱼ of the level (γ̄ⱼ for accelerations, Φⱼ for
@@ -142,7 +142,9 @@ pub(crate) fn matrix_node(
     }
     for &(e, pi, pj) in &n.handled {
         let (ji, jj) = jacobians(ctx, e);
-        let (ji, jj) = (ji * ctx.alpha.sqrt(), jj * ctx.alpha.sqrt());
+        // √α_r on each row: Φ_qᵀ diag(α_r) Φ_q
+        let sqrt_alpha = SMatrix::<f64, 6, 6>::from_diagonal(&ctx.alpha[e].map(f64::sqrt));
+        let (ji, jj) = (sqrt_alpha * ji, sqrt_alpha * jj);
         if let Some(pi) = pi {
             add_block(k, ld, pi, pi, &(ji.transpose() * ji));
         }
@@ -210,7 +212,7 @@ pub(crate) fn vector_up(
     // part).
     for (k, &(e, pi, pj)) in n.handled.iter().enumerate() {
         let blk = &ctx.blocks[e];
-        let w = &(n.lam[k] + ctx.alpha * ctx.c[e]);
+        let w = &(n.lam[k] + ctx.alpha[e].component_mul(&ctx.c[e]));
         for (p, jac) in [(pi, &blk.ji), (pj, &blk.jj)] {
             let Some(p) = p else { continue };
             let f = jac.tr_mul(w);

@@ -60,7 +60,7 @@ pub(crate) fn vector_down(n: &mut Node, parent: Option<&Node>, ctx: &Ctx) {
         let blk = &ctx.blocks[e];
         let res = blk.ji * part(pi) + blk.jj * part(pj) + ctx.c[e];
         for row in 0..ctx.rows(e) {
-            n.lam[k][row] += ctx.alpha * res[row];
+            n.lam[k][row] += ctx.alpha[e][row] * res[row];
         }
     }
 }

@@ -43,9 +43,14 @@
 //! - Position projection: the paper's modified Newton (matrices kept from q*) is used
 //!   while it contracts; for large corrections (‖Φ‖∞ > `reuse_below`, or a slow
 //!   iteration) the matrices are formed again at the iterate (see `projection`).
+//! - The penalties are relative to the masses the constraint rows see by default
+//!   (`PenaltyScale`: α_r = κ/(Φ_q,r M⁻¹ Φ_q,rᵀ) per row, κ = 1e6), not the paper's
+//!   absolute α = 1e6 for unit masses, whose round-off α·ε/λ_min(M) exceeds an
+//!   adaptive integrator's tolerance on bodies of grams; `PenaltyScale::Absolute`
+//!   keeps the paper's.
 //! - The projections use their own penalty `DcaParams::projection_alpha` (default
-//!   1e10) and iteration cap `projection_max_iter` (default 25) instead of the
-//!   dynamics' α = 1e6 and 10: near singular configurations the augmented-Lagrangian
+//!   relative, κ_p = 1e11; before absolute 1e10) and iteration cap
+//!   `projection_max_iter` (default 25) instead of the dynamics' α and 10: near singular configurations the augmented-Lagrangian
 //!   projection with α = 1e6 contracts a mode of singular value σ by
 //!   m/(m + ασ²) ≈ 1 and stalls (see `projection`); both levels are iterated in
 //!   correction form.
@@ -55,7 +60,8 @@
 //!   4λ_min(M)), i.e. 1e5 for the paper's mechanisms and less for the generators'
 //!   slender links (λ_min ≈ 8e-4), where the round-off α·ε/λ_min(M) of *both*
 //!   solvers would otherwise exceed 1e-9; fixed iteration counts 1–10;
-//! - paper runs (`tests/paper_runs.rs`): the defaults of [`DcaParams`].
+//! - paper runs (`tests/paper_runs.rs`): the defaults of [`DcaParams`] (relative
+//!   penalties).
 //!
 //! ```
 //! use std::sync::Arc;
@@ -82,6 +88,6 @@ mod tree;
 
 pub use accelerations::AccelerationInfo;
 pub use error::DcaError;
-pub use params::DcaParams;
+pub use params::{DEFAULT_KAPPA, DEFAULT_PROJECTION_KAPPA, DcaParams, PenaltyScale};
 pub use projection::ProjectionInfo;
 pub use system::{AlfDca, DcaStats};

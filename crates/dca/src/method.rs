@@ -14,7 +14,7 @@ use mbs_integrators::{Info, Observer, OdeSystem};
 use mbs_model::{Model, State};
 use nalgebra::DVector;
 
-use crate::params::DcaParams;
+use crate::params::{DcaParams, PenaltyScale};
 use crate::system::AlfDca;
 
 impl Params for DcaParams {
@@ -22,9 +22,40 @@ impl Params for DcaParams {
         &[
             Key {
                 key: "alpha",
-                meaning: "penalty α of the multiplier iterations (eqs 6–8, 17)",
-                get: |p| Some(params::number_text(p.alpha)),
-                set: |p, v| params::assign(&mut p.alpha, params::positive(v)),
+                meaning: "absolute penalty α of the multiplier iterations (eqs 6–8, 17), the same for every row (instead of kappa; the paper: 1e6 for unit masses)",
+                get: |p| match p.alpha {
+                    PenaltyScale::Absolute(a) => Some(params::number_text(a)),
+                    PenaltyScale::Relative(_) => None,
+                },
+                set: |p, v| {
+                    params::assign(
+                        &mut p.alpha,
+                        params::positive(v).map(PenaltyScale::Absolute),
+                    )
+                },
+            },
+            Key {
+                key: "kappa",
+                meaning: "relative penalty κ of the multiplier iterations: α_r = κ/(Φ_q,r M⁻¹ Φ_q,rᵀ) per constraint row, M of the row's two bodies",
+                get: |p| match p.alpha {
+                    PenaltyScale::Relative(k) => Some(params::number_text(k)),
+                    PenaltyScale::Absolute(_) => None,
+                },
+                set: |p, v| {
+                    params::assign(
+                        &mut p.alpha,
+                        params::positive(v).map(PenaltyScale::Relative),
+                    )
+                },
+            },
+            Key {
+                key: "tol",
+                meaning: "tolerance ε_a of the multiplier iteration on ‖Δq̈‖∞/(1 + ‖q̈‖∞) (default: 1e-2 · rtol, not below round-off)",
+                get: |p| (!p.eps_a_follows_rtol).then(|| params::number_text(p.eps_a)),
+                set: |p, v| {
+                    p.eps_a_follows_rtol = false;
+                    params::assign(&mut p.eps_a, params::positive(v))
+                },
             },
             Key {
                 key: "mu",
@@ -94,6 +125,15 @@ impl OdeFormulation for AlfDca {
         obs: &mut O,
     ) -> (Info, Option<FormulationError>) {
         let every = usize::from(self.params().projections);
+        if let Some((rtol, _)) = spec.integrator.tolerances() {
+            let p = *self.params();
+            if p.eps_a_follows_rtol {
+                self.set_params(DcaParams {
+                    eps_a: p.eps_a_for(rtol),
+                    ..p
+                });
+            }
+        }
         // implicit rules: a Newton tolerance above the round-off of the iterated
         // accelerations (≈ 1e-12 relative)
         integrate_ode(
@@ -152,6 +192,10 @@ mod tests {
         assert_eq!(params::display(&q), "alf-dca-proj");
         params::set(&mut q, "alpha", "1e5").unwrap();
         assert_eq!(params::display(&q), "alf-dca-proj:alpha=1e5");
+        assert_eq!(q.alpha, PenaltyScale::Absolute(1e5));
+        params::set(&mut q, "kappa", "1e2").unwrap();
+        assert_eq!(params::display(&q), "alf-dca-proj:kappa=1e2");
+        assert_eq!(q.alpha, PenaltyScale::Relative(1e2));
         let e = params::set(&mut q, "omega", "-1").unwrap_err().to_string();
         assert!(e.contains("omega") && e.contains("-1"), "{e}");
     }

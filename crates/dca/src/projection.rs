@@ -3,7 +3,8 @@
 //!
 //! # Penalty
 //! Both levels use the projection penalty α = [`crate::DcaParams::projection_alpha`]
-//! (default 1e10) and the cap [`crate::DcaParams::projection_max_iter`] (default 25);
+//! (default relative, per row α_r = κ_p/(Φ_q,r M⁻¹ Φ_q,rᵀ), κ_p = 1e11; see
+//! [`crate::PenaltyScale`]) and the cap [`crate::DcaParams::projection_max_iter`] (default 25);
 //! the accelerations keep [`crate::DcaParams::alpha`] (the paper uses one α). The
 //! iteration contracts the error of a constraint mode with singular value σ of Φ_q by
 //! m/(m + ασ²) per iteration: with α = 1e6 that is ≈ 1 for σ < 1e-3, and near
@@ -128,7 +129,7 @@ impl AlfDca {
         // `reuse_below` is set for the penalty α: keep the penalty force α‖Φ‖ at which
         // the matrices are formed again (the mismatch (Φ_q(qᵢ) − Φ_q(q*))ᵀαΦ(qᵢ)
         // grows with α).
-        let reuse_below = p.reuse_below * (p.alpha / pa).min(1.0);
+        let reuse_below = p.reuse_below * p.penalty_ratio();
         let mut converged_p = false;
         let mut last_phi = f64::INFINITY;
         // The iterate with the smallest ‖Φ‖∞ (a safeguard: near a singular

@@ -29,7 +29,7 @@ use crate::assembly::{Ctx, matrix_node, vector_up};
 use crate::disassembly::{gather, vector_down};
 use crate::error::DcaError;
 use crate::handles::Plan;
-use crate::params::DcaParams;
+use crate::params::{DcaParams, PenaltyScale};
 use crate::tree::{down, up};
 
 /// Counters of an [`AlfDca`] since construction (or [`AlfDca::reset_stats`]).
@@ -67,6 +67,11 @@ pub struct AlfDca {
     pub(crate) plan: Plan,
     pub(crate) masses: Vec<f64>,
     pub(crate) inertias: Vec<Matrix3<f64>>,
+    /// Inverse centroidal inertias J'⁻¹ (for the relative penalty).
+    pub(crate) inv_inertias: Vec<Matrix3<f64>>,
+    /// Per entry, the penalty α_r of each row with which the matrices were formed
+    /// (see [`PenaltyScale`]).
+    pub(crate) alpha_rows: Vec<Vector6<f64>>,
     /// Per entry γ̄ (accelerations) or Φ (positions) or Φ_t (velocities).
     pub(crate) c: Vec<Vector6<f64>>,
     pub(crate) leaf_rhs: Vec<f64>,
@@ -84,7 +89,7 @@ pub struct AlfDca {
     /// were formed.
     pub(crate) cache_q: Vec<f64>,
     pub(crate) cache_t: f64,
-    pub(crate) cache_alpha: f64,
+    pub(crate) cache_alpha: Option<PenaltyScale>,
     pub(crate) cache_level: Option<bool>,
     pub(crate) stats: DcaStats,
     pub(crate) hook_calls: usize,
@@ -101,6 +106,14 @@ impl AlfDca {
         Self {
             masses: (0..n).map(|b| sys.mass(b)).collect(),
             inertias: (0..n).map(|b| *sys.inertia(b)).collect(),
+            inv_inertias: (0..n)
+                .map(|b| {
+                    sys.inertia(b)
+                        .try_inverse()
+                        .unwrap_or_else(|| Matrix3::from_element(f64::NAN))
+                })
+                .collect(),
+            alpha_rows: vec![Vector6::zeros(); ne],
             c: vec![Vector6::zeros(); ne],
             leaf_rhs: vec![0.0; 6 * n],
             forces: vec![0.0; 6 * n],
@@ -113,7 +126,7 @@ impl AlfDca {
             multipliers: vec![0.0; sys.n_rows()],
             cache_q: vec![0.0; 7 * n],
             cache_t: 0.0,
-            cache_alpha: f64::NAN,
+            cache_alpha: None,
             cache_level: None,
             stats: DcaStats::default(),
             hook_calls: 0,
@@ -246,30 +259,54 @@ impl AlfDca {
         Ok(StateView::new(Layout::EulerParamsOmega, t, q, v))
     }
 
+    /// The per-row penalties α_r of `penalty` at the evaluated workspace
+    /// (see [`PenaltyScale`]) into [`Self::alpha_rows`].
+    fn row_penalties(&mut self, penalty: PenaltyScale) {
+        let inv_mass = |b: Option<BodyId>, row: &nalgebra::RowVector6<f64>| {
+            b.map_or(0.0, |id| {
+                let (lin, ang) = (row.fixed_columns::<3>(0), row.fixed_columns::<3>(3));
+                lin.norm_squared() / self.masses[id.0]
+                    + (ang * self.inv_inertias[id.0] * ang.transpose())[0]
+            })
+        };
+        for (e, entry) in self.sys.entries().iter().enumerate() {
+            let blk = self.ws.block(e);
+            let mut a = Vector6::zeros();
+            for row in 0..blk.rows {
+                let d = inv_mass(entry.body_i.body(), &blk.ji.row(row).into_owned())
+                    + inv_mass(entry.body_j.body(), &blk.jj.row(row).into_owned());
+                a[row] = penalty.row_alpha(d);
+            }
+            self.alpha_rows[e] = a;
+        }
+    }
+
     /// Forms the matrices of every node at the evaluated positions `q` (time `t`) with
-    /// penalty `alpha` (eqs 27–30), unless they were formed at the same (t, q), α and
+    /// penalty `penalty` (eqs 27–30; the per-row α_r are formed here, see
+    /// [`PenaltyScale`]), unless they were formed at the same (t, q), penalty and
     /// level.
     /// (`params.alpha` for the accelerations, `params.projection_alpha` for the
-    /// projections; [`Self::solve`] must be given the same α.)
+    /// projections; [`Self::solve`] must be given the same penalty.)
     pub(crate) fn form_matrices(
         &mut self,
         t: f64,
         q: &[f64],
         holonomic_only: bool,
-        alpha: f64,
+        penalty: PenaltyScale,
     ) -> Result<(), DcaError> {
         if self.cache_level == Some(holonomic_only)
-            && self.cache_alpha == alpha
+            && self.cache_alpha == Some(penalty)
             && self.cache_t == t
             && self.cache_q.as_slice() == q
         {
             return Ok(());
         }
+        self.row_penalties(penalty);
         let ctx = Ctx {
             blocks: self.ws.blocks(),
             mass: &self.masses,
             inertia: &self.inertias,
-            alpha,
+            alpha: &self.alpha_rows,
             holonomic_only,
             c: &self.c,
             leaf_rhs: &self.leaf_rhs,
@@ -292,7 +329,7 @@ impl AlfDca {
         }
         self.cache_q.copy_from_slice(q);
         self.cache_t = t;
-        self.cache_alpha = alpha;
+        self.cache_alpha = Some(penalty);
         self.cache_level = Some(holonomic_only);
         self.stats.matrix_passes += 1;
         Ok(())
@@ -301,15 +338,17 @@ impl AlfDca {
     /// One assembly–disassembly vector pass with the current `c`, node multipliers
     /// and `leaf_rhs`: solves (M + Φ_qᵀαΦ_q) x = leaf_rhs − Φ_qᵀ(λ* + αc) into the
     /// nodes and updates λ* ← λ* + α(Φ_q x + c) (the disassembly, with the same α).
-    /// `alpha` must be the one the matrices were formed with ([`Self::form_matrices`]).
+    /// `penalty` must be the one the matrices were formed with ([`Self::form_matrices`]).
     /// Returns (max |x − x_prev|, max |x|).
-    pub(crate) fn solve(&mut self, holonomic_only: bool, alpha: f64) -> (f64, f64) {
-        debug_assert!(self.cache_alpha == alpha && self.cache_level == Some(holonomic_only));
+    pub(crate) fn solve(&mut self, holonomic_only: bool, penalty: PenaltyScale) -> (f64, f64) {
+        debug_assert!(
+            self.cache_alpha == Some(penalty) && self.cache_level == Some(holonomic_only)
+        );
         let ctx = Ctx {
             blocks: self.ws.blocks(),
             mass: &self.masses,
             inertia: &self.inertias,
-            alpha,
+            alpha: &self.alpha_rows,
             holonomic_only,
             c: &self.c,
             leaf_rhs: &self.leaf_rhs,

@@ -13,7 +13,7 @@
 mod common;
 
 use mbs_alf::{AlfAccelerations, AlfParams, Descriptor, Level, MechanismDescriptor};
-use mbs_dca::{AlfDca, DcaParams};
+use mbs_dca::{AlfDca, DcaParams, PenaltyScale};
 use mbs_kinematics::euler_params::omega_body_dot_from_pddot;
 use mbs_linalg::Par;
 use mbs_model::Layout;
@@ -52,7 +52,7 @@ fn compare_model(
     let alpha = alpha_for(model);
 
     let params = DcaParams {
-        alpha,
+        alpha: PenaltyScale::Absolute(alpha),
         mu: 1.0,
         omega: 1.0,
         max_iter: iters,

@@ -71,7 +71,7 @@ use std::ops::{ControlFlow, Range};
 use std::sync::Arc;
 
 use mbs_constraints::{ConstraintSource, SystemLayout, Workspace};
-use mbs_dca::{AlfDca, DcaParams};
+use mbs_dca::{AlfDca, DcaParams, PenaltyScale};
 use mbs_integrators::{EmbeddedRk, Observer, OdeSystem, RkParams};
 use mbs_kinematics::euler_params::rotation;
 use mbs_mechanisms::alf_dca::{AlfDcaParams, double_loop_singular, five_bar_singular};
@@ -442,7 +442,7 @@ fn projection_parameter_sweep() {
                     &model,
                     &loops,
                     DcaParams {
-                        projection_alpha: alpha,
+                        projection_alpha: PenaltyScale::Absolute(alpha),
                         projection_max_iter: cap,
                         ..DcaParams::default()
                     },
@@ -502,7 +502,7 @@ fn projection_energy_robustness() {
         for (a, cap) in [(1e6, 10), (1e9, 25), (2e9, 15), (1e10, 10), (1e10, 25)] {
             let (m, pm) = drift(
                 DcaParams {
-                    projection_alpha: a,
+                    projection_alpha: PenaltyScale::Absolute(a),
                     projection_max_iter: cap,
                     ..DcaParams::default()
                 },

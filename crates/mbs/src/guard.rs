@@ -101,12 +101,42 @@ pub(crate) struct Guard {
     length: f64,
     /// Whether the guards (energy, constraints) stop a run; off: watch only.
     enforce: bool,
+    /// Name of the running method (without parameters), left out of the hints.
+    method: String,
+}
+
+/// Methods with mass-orthogonal projections, which the energy guard suggests.
+pub(crate) const PROJECTION_METHODS: [&str; 3] =
+    ["lagrange-projection", "alf-index1", "alf-dca-proj"];
+
+/// The energy guard's advice for a run of `method` (a name, with or without its
+/// `:key=value` parameters): the methods of [`PROJECTION_METHODS`] other than the
+/// running one, or tighter tolerances.
+pub(crate) fn energy_hint(method: &str) -> String {
+    let running = method.split(':').next().unwrap_or(method);
+    let others: Vec<String> = PROJECTION_METHODS
+        .iter()
+        .filter(|&&m| m != running)
+        .map(|m| format!("`{m}`"))
+        .collect();
+    let which = if others.len() < PROJECTION_METHODS.len() {
+        "another method with mass-orthogonal projections"
+    } else {
+        "a method with mass-orthogonal projections"
+    };
+    format!("use {which} ({}) or tighter tolerances", others.join(", "))
 }
 
 impl Guard {
-    /// The watch of a run of `model` with `integrator`; `energy_check` turns the
-    /// energy guard on (the singular-configuration watch always runs).
-    pub(crate) fn new(model: &Model, integrator: IntegratorChoice, energy_check: bool) -> Self {
+    /// The watch of a run of `model` by `method` (its name, for the hints) with
+    /// `integrator`; `energy_check` turns the energy guard on (the
+    /// singular-configuration watch always runs).
+    pub(crate) fn new(
+        model: &Model,
+        method: &str,
+        integrator: IntegratorChoice,
+        energy_check: bool,
+    ) -> Self {
         let (adaptive, allowed_fraction) = match integrator.tolerances() {
             Some((rtol, atol)) => (true, ENERGY_FACTOR * rtol.max(atol)),
             None => (false, FIXED_STEP_ENERGY_FRACTION),
@@ -114,6 +144,7 @@ impl Guard {
         Self {
             conservative: conserves_energy(model),
             enforce: energy_check,
+            method: method.to_string(),
             length: model
                 .markers()
                 .iter()
@@ -207,7 +238,8 @@ impl Guard {
         Some(FrontEndError::failed(
             s.t,
             format!(
-                "wrong motion: the energy of this conservative model drifted by {drift:.3e} J, more than the {allowed:.3e} J its integrator's accuracy allows (energy scale {scale:.3e} J){near}. The result would not be the mechanism's motion; use a method with mass-orthogonal projections (`lagrange-projection`, `alf-index1`, `alf-dca-proj`) or tighter tolerances"
+                "wrong motion: the energy of this conservative model drifted by {drift:.3e} J, more than the {allowed:.3e} J its integrator's accuracy allows (energy scale {scale:.3e} J){near}. The result would not be the mechanism's motion; {}",
+                energy_hint(&self.method)
             ),
         ))
     }
@@ -494,6 +526,27 @@ mod tests {
             .guard(false);
         let traj = sim.run().unwrap();
         (sim.model().clone(), traj.states)
+    }
+
+    /// The energy guard's hint never recommends the running method (issue #30: with
+    /// `alf-dca-proj:alpha=1e2` it recommended `alf-dca-proj`), with or without
+    /// parameters, and names the other projection methods.
+    #[test]
+    fn energy_hint_never_names_the_running_method() {
+        for running in PROJECTION_METHODS {
+            for method in [running.to_string(), format!("{running}:alpha=1e2")] {
+                let hint = energy_hint(&method);
+                assert!(!hint.contains(&format!("`{running}`")), "{method}: {hint}");
+                assert!(hint.contains("another method"), "{method}: {hint}");
+                for other in PROJECTION_METHODS.iter().filter(|&&m| m != running) {
+                    assert!(hint.contains(&format!("`{other}`")), "{method}: {hint}");
+                }
+            }
+        }
+        let hint = energy_hint("alf:kappa=1e2");
+        for m in PROJECTION_METHODS {
+            assert!(hint.contains(&format!("`{m}`")), "{hint}");
+        }
     }
 
     /// The screened watch records the same passes as the watch that decomposes Φ_q at

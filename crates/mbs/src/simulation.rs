@@ -451,7 +451,12 @@ impl Simulation {
                 .get_integrator()
                 .is_adaptive()
                 .then_some(self.max_steps),
-            guard: Guard::new(&self.model, self.get_integrator(), self.guard),
+            guard: Guard::new(
+                &self.model,
+                &front_end.name(),
+                self.get_integrator(),
+                self.guard,
+            ),
             watch: StepWatch::default(),
             collapsed: false,
             model: &self.model,

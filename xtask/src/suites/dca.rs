@@ -23,7 +23,7 @@ pub fn run(ctx: &mut Ctx) -> Suite {
         let mut t = Table::new(
             &format!("dca_{}", mech.replace('-', "_")),
             &format!(
-                "{mech} ({figs}) — RK45 rtol = atol = 1e-6, α = 1e6, μ = Ω = 1, ≤ 10 iterations, {t_end} s"
+                "{mech} ({figs}) — RK45 rtol = atol = 1e-6, ALF-DCA: relative penalty κ = 1e6 (α_r = κ/(Φ_q,r M⁻¹ Φ_q,rᵀ) per row; the paper: absolute α = 1e6), μ = Ω = 1, ≤ 10 iterations, {t_end} s"
             ),
             &[
                 "method",
@@ -132,7 +132,7 @@ pub fn run(ctx: &mut Ctx) -> Suite {
         (
             "Sec 4 (penalty α)",
             "results for α from 1e5 to 1e7",
-            "only α = 1e6 is run",
+            "only the relative penalty κ = 1e6 (α_r = κ/(Φ_q,r M⁻¹ Φ_q,rᵀ) per row) is run",
         ),
     ] {
         s.finding(Finding::missing(PAPER, item, claim, why));
@@ -290,7 +290,7 @@ fn singular(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, ser
         let mut t = Table::new(
             &format!("dca_{}", mech.replace('-', "_")),
             &format!(
-                "{mech} (singular configurations) — RK45 rtol = atol = 1e-6, α = 1e6, μ = Ω = 1, ≤ 10 iterations (projections: α = 1e10, ≤ 25 iterations), {t_end} s, samples every 1 ms"
+                "{mech} (singular configurations) — RK45 rtol = atol = 1e-6, relative penalty κ = 1e6, μ = Ω = 1, ≤ 10 iterations (projections: κ_p = 1e11, ≤ 25 iterations), {t_end} s, samples every 1 ms"
             ),
             &[
                 "method",
@@ -367,13 +367,13 @@ fn singular(ctx: &mut Ctx, s: &mut Suite, data: &mut serde_json::Map<String, ser
         t.note(
             "Constraint errors, energy and σ at the 1-ms samples (dense output; with \
              projections the front-end projects each sample as a step ending there \
-             would be). The projections use their own penalty (DcaParams::projection_alpha \
-             = 1e10, ≤ 25 iterations; the dynamics keep α = 1e6): the AL iteration \
-             contracts a constraint mode of singular value σ by m/(m + ασ²) per \
-             iteration, which with α = 1e6 stalls near the singular configuration \
-             (five-bar-singular, in the test: ‖Φ̇‖ 1.2e-7, 8 of 148 projections unconverged); \
-             with 1e10 ‖Φ‖, ‖Φ̇‖ stay at round-off (≤ 1e-15 at every step of \
-             crates/dca/tests/singular_configurations.rs, asserted ≤ 1e-12 there).",
+             would be). The projections use their own penalty (DcaParams::projection_alpha, \
+             relative κ_p = 1e11 per row, ≤ 25 iterations; the dynamics keep κ = 1e6): the AL \
+             iteration contracts a constraint mode of singular value σ by m/(m + ασ²) per \
+             iteration, which with the paper's α = 1e6 stalls near the singular configuration \
+             (five-bar-singular, in the test: ‖Φ̇‖ 1.2e-7, 8 of 148 projections unconverged; \
+             κ_p = 1e10: ‖Φ̇‖ 3.4e-8); with κ_p = 1e11 ‖Φ‖, ‖Φ̇‖ stay at round-off \
+             (asserted ≤ 1e-12 at every step of crates/dca/tests/singular_configurations.rs).",
         );
         if mech == "five-bar-singular" {
             t.note(
