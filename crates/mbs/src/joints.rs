@@ -40,6 +40,7 @@ use nalgebra::Vector3;
 use rayon::prelude::*;
 
 use crate::error::Error;
+use crate::numfmt::SciBuf;
 use crate::trajectory::Trajectory;
 
 /// Where the multipliers of the joint results come from.
@@ -484,15 +485,18 @@ fn write_table(path: &Path, t: &[f64], cols: &[Series]) -> Result<(), Error> {
     let mut header = vec!["t [s]".to_string()];
     header.extend(cols.iter().map(|c| c.name.clone()));
     w.write_record(&header).map_err(out)?;
-    for (k, tk) in t.iter().enumerate() {
-        let mut row = vec![format!("{tk:e}")];
-        row.extend(cols.iter().map(|c| {
-            c.values
-                .get(k)
-                .filter(|v| v.is_finite())
-                .map_or(String::new(), |v| format!("{v:e}"))
-        }));
-        w.write_record(&row).map_err(out)?;
+    let mut buf = SciBuf::default();
+    for (k, &tk) in t.iter().enumerate() {
+        // t as `{:e}` writes it (a non-finite t too); a missing or non-finite value
+        // is an empty field
+        w.write_field(buf.format(tk)).map_err(out)?;
+        for c in cols {
+            match c.values.get(k).filter(|v| v.is_finite()) {
+                Some(&v) => w.write_field(buf.format(v)).map_err(out)?,
+                None => w.write_field([]).map_err(out)?,
+            }
+        }
+        w.write_record(None::<&[u8]>).map_err(out)?;
     }
     w.flush().map_err(|e| Error::output(path, e))
 }
