@@ -186,8 +186,12 @@ impl JointResults {
 
     /// Writes everything (columns with meanings, multipliers) as JSON.
     pub fn write_json(&self, path: &Path) -> Result<(), Error> {
-        let text = serde_json::to_string(self).map_err(|e| Error::output(path, e))?;
-        std::fs::write(path, text).map_err(|e| Error::output(path, e))
+        use std::io::Write;
+        // straight into the file, without the whole text in memory first
+        let f = std::fs::File::create(path).map_err(|e| Error::output(path, e))?;
+        let mut w = std::io::BufWriter::new(f);
+        serde_json::to_writer(&mut w, self).map_err(|e| Error::output(path, e))?;
+        w.flush().map_err(|e| Error::output(path, e))
     }
 }
 
