@@ -40,6 +40,7 @@ use nalgebra::Vector3;
 use rayon::prelude::*;
 
 use crate::error::Error;
+use crate::numfmt::SciBuf;
 use crate::trajectory::Trajectory;
 
 /// Where the multipliers of the joint results come from.
@@ -185,8 +186,12 @@ impl JointResults {
 
     /// Writes everything (columns with meanings, multipliers) as JSON.
     pub fn write_json(&self, path: &Path) -> Result<(), Error> {
-        let text = serde_json::to_string(self).map_err(|e| Error::output(path, e))?;
-        std::fs::write(path, text).map_err(|e| Error::output(path, e))
+        use std::io::Write;
+        // straight into the file, without the whole text in memory first
+        let f = std::fs::File::create(path).map_err(|e| Error::output(path, e))?;
+        let mut w = std::io::BufWriter::new(f);
+        serde_json::to_writer(&mut w, self).map_err(|e| Error::output(path, e))?;
+        w.flush().map_err(|e| Error::output(path, e))
     }
 }
 
@@ -484,15 +489,18 @@ fn write_table(path: &Path, t: &[f64], cols: &[Series]) -> Result<(), Error> {
     let mut header = vec!["t [s]".to_string()];
     header.extend(cols.iter().map(|c| c.name.clone()));
     w.write_record(&header).map_err(out)?;
-    for (k, tk) in t.iter().enumerate() {
-        let mut row = vec![format!("{tk:e}")];
-        row.extend(cols.iter().map(|c| {
-            c.values
-                .get(k)
-                .filter(|v| v.is_finite())
-                .map_or(String::new(), |v| format!("{v:e}"))
-        }));
-        w.write_record(&row).map_err(out)?;
+    let mut buf = SciBuf::default();
+    for (k, &tk) in t.iter().enumerate() {
+        // t as `{:e}` writes it (a non-finite t too); a missing or non-finite value
+        // is an empty field
+        w.write_field(buf.format(tk)).map_err(out)?;
+        for c in cols {
+            match c.values.get(k).filter(|v| v.is_finite()) {
+                Some(&v) => w.write_field(buf.format(v)).map_err(out)?,
+                None => w.write_field([]).map_err(out)?,
+            }
+        }
+        w.write_record(None::<&[u8]>).map_err(out)?;
     }
     w.flush().map_err(|e| Error::output(path, e))
 }

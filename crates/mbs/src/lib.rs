@@ -66,6 +66,7 @@ pub mod manifest;
 mod measure;
 mod method;
 mod models;
+mod numfmt;
 pub mod output;
 #[cfg(feature = "plots")]
 pub mod plot;

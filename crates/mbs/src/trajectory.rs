@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use crate::error::Error;
 use crate::frontend::RunStats;
+use crate::numfmt::{SciBuf, write_row};
 
 /// A simulated trajectory. Sample `k` is at time `t[k]`; every per-sample vector has
 /// `t.len()` entries. Quantities a method cannot provide are `None` (per sample) or NaN.
@@ -217,8 +218,9 @@ impl Trajectory {
             }
         }
         w.write_record(&header).map_err(out)?;
+        let mut buf = SciBuf::default();
         for k in 0..self.len() {
-            let mut row: Vec<String> = [
+            let scalars = [
                 self.t[k],
                 self.kinetic_energy[k],
                 self.potential_energy[k],
@@ -226,14 +228,9 @@ impl Trajectory {
                 self.phi_norm[k],
                 self.phi_dot_norm[k],
                 self.phi_ddot_norm[k],
-            ]
-            .iter()
-            .map(|v| fmt_num(*v))
-            .collect();
-            for i in 0..self.n_bodies() {
-                row.extend(self.body_row(k, i).iter().map(|v| fmt_num(*v)));
-            }
-            w.write_record(&row).map_err(out)?;
+            ];
+            let bodies = (0..self.n_bodies()).flat_map(|i| self.body_row(k, i));
+            write_row(&mut w, &mut buf, scalars.into_iter().chain(bodies)).map_err(out)?;
         }
         w.flush().map_err(|e| Error::output(path, e))
     }
@@ -256,16 +253,16 @@ impl Trajectory {
         let mut header = vec!["t".to_string()];
         header.extend((0..m).map(|i| format!("lambda_{i}")));
         w.write_record(&header).map_err(out)?;
+        let mut buf = SciBuf::default();
         for (k, lam) in self.multipliers.iter().enumerate() {
-            let mut row = vec![fmt_num(self.t[k])];
-            for i in 0..m {
-                row.push(
-                    lam.as_ref()
-                        .and_then(|l| l.get(i))
-                        .map_or(String::new(), |v| fmt_num(*v)),
-                );
-            }
-            w.write_record(&row).map_err(out)?;
+            // a missing multiplier is an empty field, as a non-finite one
+            let values = (0..m).map(|i| {
+                lam.as_ref()
+                    .and_then(|l| l.get(i))
+                    .copied()
+                    .unwrap_or(f64::NAN)
+            });
+            write_row(&mut w, &mut buf, std::iter::once(self.t[k]).chain(values)).map_err(out)?;
         }
         w.flush().map_err(|e| Error::output(path, e))?;
         Ok(true)
@@ -273,6 +270,13 @@ impl Trajectory {
 
     /// The machine-readable form written by [`Trajectory::write_json`].
     pub fn to_json_value(&self) -> serde_json::Value {
+        serde_json::to_value(self.json()).unwrap_or(serde_json::Value::Null)
+    }
+
+    /// The document of [`Trajectory::to_json_value`], serialized straight from the
+    /// trajectory's arrays (no tree of values in between); its keys are in the
+    /// order of the value's (sorted) maps, so the text is the same.
+    fn json(&self) -> JsonTrajectory<'_> {
         let bodies: Vec<JsonBody> = self
             .body_names
             .iter()
@@ -291,12 +295,13 @@ impl Trajectory {
                 omega: (0..self.len()).map(|k| self.omega(k, i).into()).collect(),
             })
             .collect();
-        let j = JsonTrajectory {
+        JsonTrajectory {
             model: &self.model,
             method: &self.method,
             integrator: &self.integrator,
             wall_time_s: self.wall_time,
-            stats: self.stats,
+            // a map with sorted keys, as every object of the document
+            stats: serde_json::to_value(self.stats).unwrap_or(serde_json::Value::Null),
             status: self.status,
             t_reached: self.t_reached(),
             failure: self.failure.as_deref(),
@@ -317,15 +322,14 @@ impl Trajectory {
             phi_ddot_norm: &self.phi_ddot_norm,
             bodies,
             multipliers: &self.multipliers,
-        };
-        serde_json::to_value(j).unwrap_or(serde_json::Value::Null)
+        }
     }
 
     /// Writes the whole trajectory as JSON (non-finite numbers as `null`).
     pub fn write_json(&self, path: &Path) -> Result<(), Error> {
         let f = File::create(path).map_err(|e| Error::output(path, e))?;
         let mut w = BufWriter::new(f);
-        serde_json::to_writer(&mut w, &self.to_json_value()).map_err(|e| Error::output(path, e))?;
+        serde_json::to_writer(&mut w, &self.json()).map_err(|e| Error::output(path, e))?;
         w.flush().map_err(|e| Error::output(path, e))
     }
 
@@ -381,14 +385,6 @@ pub const COMPONENTS: [&str; 13] = [
     "x", "y", "z", "e0", "e1", "e2", "e3", "vx", "vy", "vz", "wx", "wy", "wz",
 ];
 
-fn fmt_num(v: f64) -> String {
-    if v.is_finite() {
-        format!("{v:e}")
-    } else {
-        String::new()
-    }
-}
-
 pub(crate) fn max_finite(it: impl Iterator<Item = f64>) -> f64 {
     let mut m = f64::NAN;
     for v in it.filter(|v| v.is_finite()) {
@@ -397,43 +393,47 @@ pub(crate) fn max_finite(it: impl Iterator<Item = f64>) -> f64 {
     m
 }
 
+/// `trajectory.json`; the fields in sorted order (the order of
+/// [`Trajectory::to_json_value`]'s maps, which keep their keys sorted).
 #[derive(Serialize)]
 struct JsonTrajectory<'a> {
-    model: &'a str,
-    method: &'a str,
-    integrator: &'a str,
-    wall_time_s: f64,
-    stats: RunStats,
-    status: RunStatus,
-    t_reached: Option<f64>,
+    bodies: Vec<JsonBody<'a>>,
     failure: Option<&'a str>,
     initial_assembly: Option<&'a str>,
+    integrator: &'a str,
+    kinetic_energy: &'a [f64],
+    method: &'a str,
+    model: &'a str,
+    multipliers: &'a [Option<Vec<f64>>],
+    phi_ddot_norm: &'a [f64],
+    phi_dot_norm: &'a [f64],
+    phi_norm: &'a [f64],
+    potential_energy: &'a [f64],
+    stats: serde_json::Value,
+    status: RunStatus,
     summary: JsonSummary,
     t: &'a [f64],
-    kinetic_energy: &'a [f64],
-    potential_energy: &'a [f64],
+    t_reached: Option<f64>,
     total_energy: &'a [f64],
-    phi_norm: &'a [f64],
-    phi_dot_norm: &'a [f64],
-    phi_ddot_norm: &'a [f64],
-    bodies: Vec<JsonBody<'a>>,
-    multipliers: &'a [Option<Vec<f64>>],
+    wall_time_s: f64,
 }
 
+/// Fields in sorted order (see [`JsonTrajectory`]).
 #[derive(Serialize)]
 struct JsonSummary {
-    samples: usize,
     energy_drift: f64,
     max_phi: f64,
-    max_phi_dot: f64,
     max_phi_ddot: f64,
+    max_phi_dot: f64,
+    samples: usize,
 }
 
+/// Fields in sorted order (see [`JsonTrajectory`]).
 #[derive(Serialize)]
 struct JsonBody<'a> {
-    name: &'a str,
-    position: Vec<[f64; 3]>,
     euler_params: Vec<[f64; 4]>,
-    velocity: Vec<[f64; 3]>,
+    name: &'a str,
     omega: Vec<[f64; 3]>,
+    position: Vec<[f64; 3]>,
+    velocity: Vec<[f64; 3]>,
 }

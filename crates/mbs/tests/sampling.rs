@@ -80,3 +80,92 @@ fn sampling_time_is_measured_inside_the_integration() {
         assert_eq!(traj.wall_time, total, "{method}");
     }
 }
+
+/// The density of the output does not change the motion: a run of the five-bar with
+/// 3 000 output intervals and one with 30 give the same states, energies, constraint
+/// norms, accelerations' Φ̈ and joint results, to the bit, at their 31 shared times
+/// (the adaptive steps do not depend on the sampling; a sample is the dense output,
+/// projected, with its derived quantities — for both ODE front-end samples and
+/// ALF-INDEX3's interpolation between its fixed steps).
+#[test]
+fn sampling_density_does_not_change_the_results() {
+    use mbs::joints::{JointResults, MultiplierSource};
+    for (method, integrator) in [
+        (
+            "alf-dca-proj",
+            IntegratorChoice::Rk45 {
+                rtol: 1e-6,
+                atol: 1e-6,
+            },
+        ),
+        ("alf-index3", IntegratorChoice::Trapezoidal { h: 2e-3 }),
+    ] {
+        let run = |n: usize| {
+            let sim = Simulation::builtin("five-bar")
+                .unwrap()
+                .method(method.parse().unwrap())
+                .integrator(integrator)
+                .t_end(2.0)
+                .samples(n);
+            let traj = sim.run().unwrap_or_else(|e| panic!("{method}, {n}: {e}"));
+            let jr = JointResults::compute(sim.model(), &traj, MultiplierSource::Recovered)
+                .unwrap_or_else(|e| panic!("{method}, {n}: {e}"));
+            (traj, jr)
+        };
+        let (dense, dense_jr) = run(3000);
+        let (sparse, sparse_jr) = run(30);
+        assert_eq!(sparse.len(), 31);
+        for (k, t) in sparse.t.iter().enumerate() {
+            let d = 100 * k;
+            assert_eq!(dense.t[d], *t, "{method}: sample {k}");
+            assert_eq!(
+                dense.states[d], sparse.states[k],
+                "{method}: state at t = {t}"
+            );
+            for (name, a, b) in [
+                ("T", &dense.kinetic_energy, &sparse.kinetic_energy),
+                ("V", &dense.potential_energy, &sparse.potential_energy),
+                ("‖Φ‖", &dense.phi_norm, &sparse.phi_norm),
+                ("‖Φ̇‖", &dense.phi_dot_norm, &sparse.phi_dot_norm),
+            ] {
+                assert_eq!(
+                    a[d].to_bits(),
+                    b[k].to_bits(),
+                    "{method}: {name} at t = {t}"
+                );
+            }
+            for (a, b) in dense_jr.columns.iter().zip(&sparse_jr.columns) {
+                assert_eq!(
+                    a.values[d].to_bits(),
+                    b.values[k].to_bits(),
+                    "{method}: {} at t = {t}",
+                    a.name
+                );
+            }
+        }
+    }
+}
+
+/// `trajectory.json`, serialized straight from the trajectory, is the text of its
+/// value tree (`Trajectory::to_json_value`, whose maps sort their keys): the same
+/// file as before it was written without the tree.
+#[test]
+fn trajectory_json_is_the_text_of_its_value() {
+    let traj = Simulation::builtin("five-bar")
+        .unwrap()
+        .method("alf-index1".parse().unwrap())
+        .t_end(0.1)
+        .samples(20)
+        .run()
+        .unwrap();
+    let dir = std::env::temp_dir().join(format!("mbs-sampling-json-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("trajectory.json");
+    traj.write_json(&path).unwrap();
+    let written = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(
+        written,
+        serde_json::to_string(&traj.to_json_value()).unwrap()
+    );
+}

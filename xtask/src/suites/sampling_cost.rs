@@ -14,6 +14,10 @@
 //!   (projection of the dense-output state, accelerations, energies, constraint norms,
 //!   the singular-configuration watch, multipliers), as (t_n − t_10) / t_n (the
 //!   integrator's steps do not depend on the sampling).
+//!
+//! Beside them, the time `mbs run` then takes to write the files of the run
+//! (`trajectory.csv`, `trajectory.json`, and with joint results `joints.csv`,
+//! `joints.json`, `energy_balance.csv`), per sample.
 
 use std::time::Instant;
 
@@ -54,16 +58,24 @@ fn cases() -> [Case; 2] {
     ]
 }
 
-/// Sorted wall times \[s\] of `repeats` runs with `n` intervals: (complete run, timed
-/// window, share of the timed window spent on samples as measured inside it).
-fn times(
-    case: &Case,
-    n: usize,
-    joints: bool,
-    repeats: usize,
-) -> Result<(Vec<f64>, Vec<f64>, Vec<f64>), String> {
+/// Sorted wall times \[s\] of `repeats` runs with `n` intervals.
+struct Times {
+    /// The complete run (`Simulation::run`, and `JointResults::compute` when joint
+    /// results are requested).
+    full: Vec<f64>,
+    /// The timed window (`Trajectory::wall_time`).
+    window: Vec<f64>,
+    /// Share of the timed window spent on samples, as measured inside it.
+    share: Vec<f64>,
+    /// Writing the files `mbs run` writes for the run (into a scratch directory).
+    write: Vec<f64>,
+}
+
+fn times(case: &Case, n: usize, joints: bool, repeats: usize) -> Result<Times, String> {
     let (mut full, mut window) = (Vec::with_capacity(repeats), Vec::with_capacity(repeats));
     let mut share = Vec::with_capacity(repeats);
+    let mut write = Vec::with_capacity(repeats);
+    let dir = std::env::temp_dir().join(format!("mbs-sampling-cost-{}", std::process::id()));
     for _ in 0..repeats {
         let sim = Simulation::builtin("five-bar")
             .map_err(|e| e.to_string())?
@@ -73,12 +85,20 @@ fn times(
             .samples(n);
         let start = Instant::now();
         let traj = sim.run().map_err(|e| e.to_string())?;
-        if joints {
+        let jr = if joints {
             let jr = JointResults::compute(sim.model(), &traj, MultiplierSource::Recovered)
                 .map_err(|e| e.to_string())?;
-            std::hint::black_box(&jr);
-        }
+            Some(std::hint::black_box(jr))
+        } else {
+            None
+        };
         full.push(start.elapsed().as_secs_f64());
+        let start = Instant::now();
+        traj.write_all(&dir).map_err(|e| e.to_string())?;
+        if let Some(jr) = &jr {
+            mbs::joints::write_all_with(&dir, sim.model(), &traj, jr).map_err(|e| e.to_string())?;
+        }
+        write.push(start.elapsed().as_secs_f64());
         window.push(traj.wall_time);
         if let (Some(total), Some(sampling)) =
             (traj.stats.integration_seconds, traj.stats.sampling_seconds)
@@ -87,13 +107,19 @@ fn times(
         }
         std::hint::black_box(&traj);
     }
-    full.sort_by(f64::total_cmp);
-    window.sort_by(f64::total_cmp);
-    share.sort_by(f64::total_cmp);
+    let _ = std::fs::remove_dir_all(&dir);
+    for v in [&mut full, &mut window, &mut share, &mut write] {
+        v.sort_by(f64::total_cmp);
+    }
     if share.is_empty() {
         return Err("the run did not measure its sampling time".into());
     }
-    Ok((full, window, share))
+    Ok(Times {
+        full,
+        window,
+        share,
+        write,
+    })
 }
 
 fn median(v: &[f64]) -> f64 {
@@ -116,6 +142,7 @@ pub fn measure(ctx: &mut Ctx, s: &mut Suite) {
             "complete run: median (min–max)",
             "per sample beyond 10 (complete run)",
             "sampling share of the complete run",
+            "writing the files, per sample",
         ],
     );
     let mut json = Vec::new();
@@ -125,7 +152,12 @@ pub fn measure(ctx: &mut Ctx, s: &mut Suite) {
         for joints in [false, true] {
             let mut base: Option<(f64, f64)> = None;
             for n in SAMPLES {
-                let (full, window, share) = match times(&case, n, joints, repeats) {
+                let Times {
+                    full,
+                    window,
+                    share,
+                    write,
+                } = match times(&case, n, joints, repeats) {
                     Ok(v) => v,
                     Err(e) => {
                         ctx.errors
@@ -152,6 +184,7 @@ pub fn measure(ctx: &mut Ctx, s: &mut Suite) {
                     format!("{} ({})", duration(mf), range(&full)),
                     per_sample.map_or("—".into(), duration),
                     format!("{:.1} %", 100.0 * share_full),
+                    duration(median(&write) / (n + 1) as f64),
                 ]);
                 json.push(serde_json::json!({
                     "case": case.label, "intervals": n, "joint_results": joints,
@@ -159,12 +192,13 @@ pub fn measure(ctx: &mut Ctx, s: &mut Suite) {
                     "window_median_s": mw, "window_min_s": window[0],
                     "window_max_s": window[window.len() - 1], "repeats": full.len(),
                     "overhead": share_full, "window_overhead": share_window,
+                    "write_median_s": median(&write),
                 }));
             }
         }
     }
     t.note(format!(
-        "Median of {repeats} repeats. Sampling share of the timed window: the time the integrator spent on the samples (dense output, copies; measured inside the integration, `RunStats::sampling_seconds`) over the integration time; of the complete run: (t_n − t_10) / t_n. The timed window is the integration as every wall time of this report measures it (`Trajectory::wall_time`): inside it a sample is only collected (dense output or interpolation between steps, and a copy); the derived quantities of each sample are computed after it. The complete run is what a user of `Simulation::run` waits for (and `JointResults::compute` when joint results are requested, as `mbs run` does for joints.csv): per sample the facade projects the dense-output state (alf-dca-proj), computes its accelerations, energies and constraint violations, watches for singular configurations (Φ_q decomposed only where Weyl's inequality cannot rule one out) and adds it to the energy balance; joint results solve the multipliers at every sample."
+        "Median of {repeats} repeats. Sampling share of the timed window: the time the integrator spent on the samples (dense output, copies; measured inside the integration, `RunStats::sampling_seconds`) over the integration time; of the complete run: (t_n − t_10) / t_n. The timed window is the integration as every wall time of this report measures it (`Trajectory::wall_time`): inside it a sample is only collected (dense output or interpolation between steps, and a copy); the derived quantities of each sample are computed after it. The complete run is what a user of `Simulation::run` waits for (and `JointResults::compute` when joint results are requested, as `mbs run` does for joints.csv): per sample the facade projects the dense-output state (alf-dca-proj), computes its accelerations, energies and constraint violations, watches for singular configurations (Φ_q decomposed only where Weyl's inequality cannot rule one out) and adds it to the energy balance; joint results solve the multipliers at every sample. Writing the files: what `mbs run` then writes for the run (trajectory.csv, trajectory.json and the multipliers where the method gives them; with joint results also joints.csv, joints.json and energy_balance.csv) into a scratch directory, median time over the samples; the numbers are written with ryu's shortest digits in the text of Rust's `{{:e}}`, field by field, and trajectory.json straight from the arrays."
     ));
     for (label, _, window, full) in largest.into_iter().filter(|x| !x.1) {
         t.note(format!(
