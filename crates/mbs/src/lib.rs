@@ -50,6 +50,7 @@ pub use mbs_mechanisms as mechanisms;
 pub use mbs_model as model;
 pub use mbs_planar as planar;
 
+pub mod a02;
 pub mod animate;
 mod bounds;
 pub mod chart;
