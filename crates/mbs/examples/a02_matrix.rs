@@ -18,13 +18,16 @@
 //!   iterate kept instead of the direct solve all 28 match; keeping the last iterate
 //!   only where the KKT pivot ratio is below 1e-8 or 1e-6 moved the failures to other
 //!   cells (dop853 at 1e-9/1e-10, or a projection stall and a 1.6e-5 miss at 1e-10).
-//! - `alf-dca-proj`: 28 of 28 match.
+//! - `alf-dca-proj`: 28 of 28 match (also with the per-row relative penalty: 2e-9…5e-2).
 //! - `alf` (no projections): 4 match (rk45 at 1e-4…1e-7), 24 stopped by the rank watch
 //!   of `mbs_alf::BranchGuard`. Without the rank watch for ALF: rk23 and adams at 1e-4
 //!   finish 0.67 m and 0.48 m off (wrong), the others stop by the energy guard or a
 //!   step-size collapse at a singular pass, some after minutes (dop853 at 1e-9: 358 s).
-//! - `alf-dca` (no projections): rk45, rk23, adams at 1e-4 and rk45 at 1e-5 finish
-//!   0.4–0.67 m off (wrong); the other 23 stop by the energy guard (drift 1.6–30 J).
+//! - `alf-dca` (no projections): with the α of the paper (1e6, absolute) rk45, rk23,
+//!   adams at 1e-4 and rk45 at 1e-5 finished 0.4–0.67 m off (wrong). With the per-row
+//!   relative penalty (κ = 1e6, ε_a from rtol): dop853 at 1e-4 matches (2.3e-2), the
+//!   other 27 stop by the energy guard (drift 9e-3…36 J, each beyond its allowance):
+//!   none finishes wrong.
 //! - `alf-index3`: h = 1e-3 both match (trapezoidal 4.0e-5, midpoint 1.4e-5); h = 1e-4
 //!   trapezoidal stops (acceleration projection not converged at t = 6.54), midpoint
 //!   ends 2.1e-5 off (allowance 1e-5).
