@@ -12,47 +12,9 @@
 
 use mbs::{IntegratorChoice, Method, Model, Simulation, Trajectory};
 
-/// The IVP test set's angles of Andrew's squeezer at t = 0.03 (the values of
-/// `published_values.rs`, Hairer & Wanner's β, Θ, γ, Φ, δ, Ω, ε).
-#[allow(clippy::excessive_precision)]
-const REFERENCE: [f64; 7] = [
-    0.1581077119629904e+02,
-    -0.1575637105984298e+02,
-    0.4082224013073101e-01,
-    -0.5347301163226948e+00,
-    0.5244099658805304e+00,
-    0.5347301163226948e+00,
-    0.1048080741042263e+01,
-];
-
-/// Hairer & Wanner's seven angles at the last sample (body angles about z unwrapped
-/// along the samples).
-fn final_angles(traj: &Trajectory) -> [f64; 7] {
-    let body = |i: usize| {
-        let b = traj.body_index(&format!("body{i}")).unwrap();
-        let mut phi: Option<f64> = None;
-        for k in 0..traj.len() {
-            let p = traj.euler_params(k, b);
-            let raw = 2.0 * p[3].atan2(p[0]);
-            phi = Some(match phi {
-                None => raw,
-                Some(prev) => {
-                    raw + ((prev - raw) / std::f64::consts::TAU).round() * std::f64::consts::TAU
-                }
-            });
-        }
-        phi.unwrap()
-    };
-    [
-        body(1),
-        body(2) - body(1),
-        body(3),
-        body(4) - body(5),
-        body(5),
-        body(6) - body(7),
-        body(7),
-    ]
-}
+#[path = "common/andrews.rs"]
+mod andrews;
+use andrews::{ANGLES_AT_T_003 as REFERENCE, final_angles};
 
 fn squeezer(method: Option<&str>, integrator: Option<IntegratorChoice>, tol: f64) -> Trajectory {
     let mut sim = Simulation::builtin("andrews-squeezer")

@@ -12,29 +12,9 @@ use mbs::{IntegratorChoice, Method, Simulation, Trajectory};
 #[path = "common/elliptic.rs"]
 mod elliptic;
 use elliptic::elliptic_k;
-
-/// Absolute angle about z of every body at every sample, unwrapped along the
-/// trajectory (the bodies of the planar mechanisms turn about z only: p = [cos φ/2, 0,
-/// 0, sin φ/2]).
-fn unwrapped_z_angles(traj: &Trajectory) -> Vec<Vec<f64>> {
-    let n = traj.n_bodies();
-    let mut out: Vec<Vec<f64>> = vec![Vec::with_capacity(traj.len()); n];
-    for (i, angles) in out.iter_mut().enumerate() {
-        for k in 0..traj.len() {
-            let p = traj.euler_params(k, i);
-            let raw = 2.0 * p[3].atan2(p[0]);
-            let phi = match angles.last() {
-                None => raw,
-                Some(&prev) => {
-                    let turns = ((prev - raw) / std::f64::consts::TAU).round();
-                    raw + turns * std::f64::consts::TAU
-                }
-            };
-            angles.push(phi);
-        }
-    }
-    out
-}
+#[path = "common/andrews.rs"]
+mod andrews;
+use andrews::{ANGLES_AT_T_003, NAMES, final_angles};
 
 /// Andrew's squeezing mechanism: the reference solution at t = 0.03 of the IVP test
 /// set (Mazzia, Magherini et al., *Test Set for IVP Solvers*, problem `andrews`;
@@ -55,16 +35,6 @@ fn unwrapped_z_angles(traj: &Trajectory) -> Vec<Vec<f64>> {
 /// 15.811).
 #[test]
 fn andrews_squeezer_matches_the_ivp_test_set_at_t_003() {
-    #[allow(clippy::excessive_precision)]
-    const REFERENCE: [f64; 7] = [
-        0.1581077119629904e+02,
-        -0.1575637105984298e+02,
-        0.4082224013073101e-01,
-        -0.5347301163226948e+00,
-        0.5244099658805304e+00,
-        0.5347301163226948e+00,
-        0.1048080741042263e+01,
-    ];
     let method: Method = "complement-qr".parse().unwrap();
     let traj = Simulation::builtin("andrews-squeezer")
         .unwrap()
@@ -78,26 +48,12 @@ fn andrews_squeezer_matches_the_ivp_test_set_at_t_003() {
         .run()
         .unwrap();
     assert!(traj.failure.is_none(), "{:?}", traj.failure);
-    let phi = unwrapped_z_angles(&traj);
-    let k = traj.len() - 1;
-    let body = |i: usize| {
-        let b = traj.body_index(&format!("body{i}")).unwrap();
-        phi[b][k]
-    };
-    let ours = [
-        body(1),
-        body(2) - body(1),
-        body(3),
-        body(4) - body(5),
-        body(5),
-        body(6) - body(7),
-        body(7),
-    ];
-    let names = ["β", "Θ", "γ", "Φ", "δ", "Ω", "ε"];
-    for ((name, ours), reference) in names.iter().zip(ours).zip(REFERENCE) {
+    let ours = final_angles(&traj);
+    let names = NAMES;
+    for ((name, ours), reference) in names.iter().zip(ours).zip(ANGLES_AT_T_003) {
         eprintln!("{name}(0.03): ours {ours:.12e}, reference {reference:.12e}");
     }
-    for ((name, ours), reference) in names.iter().zip(ours).zip(REFERENCE) {
+    for ((name, ours), reference) in names.iter().zip(ours).zip(ANGLES_AT_T_003) {
         assert!(
             (ours - reference).abs() < 1e-8 * reference.abs().max(1.0),
             "{name}(0.03): ours {ours}, reference {reference}, difference {}",
