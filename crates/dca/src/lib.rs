@@ -88,6 +88,8 @@ mod tree;
 
 pub use accelerations::AccelerationInfo;
 pub use error::DcaError;
-pub use params::{DEFAULT_KAPPA, DEFAULT_PROJECTION_KAPPA, DcaParams, PenaltyScale};
+pub use params::{
+    DEFAULT_KAPPA, DEFAULT_PROJECTION_KAPPA, DcaParams, EPS_A_FRACTION, PenaltyScale,
+};
 pub use projection::ProjectionInfo;
 pub use system::{AlfDca, DcaStats};
