@@ -141,10 +141,13 @@ pub(crate) fn matrix_node(
         }
     }
     for &(e, pi, pj) in &n.handled {
-        let (ji, jj) = jacobians(ctx, e);
-        // √α_r on each row: Φ_qᵀ diag(α_r) Φ_q
-        let sqrt_alpha = SMatrix::<f64, 6, 6>::from_diagonal(&ctx.alpha[e].map(f64::sqrt));
-        let (ji, jj) = (sqrt_alpha * ji, sqrt_alpha * jj);
+        let (mut ji, mut jj) = jacobians(ctx, e);
+        // √α_r on each row: Φ_qᵀ diag(α_r) Φ_q (rows scaled, no 6×6 product)
+        for (r, alpha) in ctx.alpha[e].iter().enumerate() {
+            let s = alpha.sqrt();
+            ji.row_mut(r).scale_mut(s);
+            jj.row_mut(r).scale_mut(s);
+        }
         if let Some(pi) = pi {
             add_block(k, ld, pi, pi, &(ji.transpose() * ji));
         }

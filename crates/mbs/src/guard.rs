@@ -101,8 +101,9 @@ pub(crate) struct Guard {
     length: f64,
     /// Whether the guards (energy, constraints) stop a run; off: watch only.
     enforce: bool,
-    /// Name of the running method (without parameters), left out of the hints.
-    method: String,
+    /// The energy guard's advice, which leaves out the running method
+    /// ([`energy_hint`]).
+    hint: String,
 }
 
 /// Methods with mass-orthogonal projections, which the energy guard suggests.
@@ -144,7 +145,7 @@ impl Guard {
         Self {
             conservative: conserves_energy(model),
             enforce: energy_check,
-            method: method.to_string(),
+            hint: energy_hint(method),
             length: model
                 .markers()
                 .iter()
@@ -239,7 +240,7 @@ impl Guard {
             s.t,
             format!(
                 "wrong motion: the energy of this conservative model drifted by {drift:.3e} J, more than the {allowed:.3e} J its integrator's accuracy allows (energy scale {scale:.3e} J){near}. The result would not be the mechanism's motion; {}",
-                energy_hint(&self.method)
+                self.hint
             ),
         ))
     }
