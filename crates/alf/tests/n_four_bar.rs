@@ -102,11 +102,12 @@ fn alf_index1_with_the_relative_penalty_passes_the_singular_configuration() {
     let model = model();
     let mut desc = MechanismDescriptor::new(model);
     let (q0, v0) = desc.initial();
-    let alpha = AlphaScale::Relative(1e4)
+    let alpha = AlphaScale::DEFAULT
         .resolve(&mut desc, 0.0, &q0, &v0)
         .unwrap();
-    // α = κ tr M / tr(Φ_qᵀΦ_q): unit masses and lengths, ≈ 1e3 for κ = 1e4
-    assert!((1e2..1e4).contains(&alpha), "α = {alpha}");
+    // α = κ tr M / tr(Φ_qᵀΦ_q): unit masses and lengths, ≈ 1e4 for κ = 1e5
+    assert_eq!(AlphaScale::DEFAULT, AlphaScale::Relative(1e5));
+    assert!((1e3..1e5).contains(&alpha), "α = {alpha}");
     check(
         "alf-index1",
         Formulation::Alf(AlfParams {

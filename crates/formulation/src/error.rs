@@ -42,9 +42,16 @@ impl FormulationError {
             stats: Box::default(),
         }
     }
-    /// A failure while running, at time `t`.
+    /// A failure while running, at time `t`. A message that starts with the same
+    /// time (`"t = {t}: …"`, as the layer crates' errors do) loses that prefix, which
+    /// the error shows already (`at t = …: …`).
     pub fn failed(t: f64, message: impl Into<String>) -> Self {
-        Self::new(FormulationErrorKind::Failed, Some(t), message.into())
+        let mut message = message.into();
+        let prefix = format!("t = {t}: ");
+        if message.starts_with(&prefix) {
+            message.drain(..prefix.len());
+        }
+        Self::new(FormulationErrorKind::Failed, Some(t), message)
     }
     /// Settings or a model the formulation cannot run with.
     pub fn invalid_input(message: impl Into<String>) -> Self {
@@ -89,3 +96,17 @@ impl fmt::Display for FormulationError {
 }
 
 impl std::error::Error for FormulationError {}
+
+#[cfg(test)]
+mod tests {
+    use super::FormulationError;
+
+    #[test]
+    fn a_message_that_repeats_the_time_shows_it_once() {
+        let e = FormulationError::failed(4.5, "t = 4.5: singular configuration");
+        assert_eq!(e.to_string(), "at t = 4.5: singular configuration");
+        // another time in the message is not the failure's and stays
+        let e = FormulationError::failed(4.5, "t = 4.25: earlier");
+        assert_eq!(e.to_string(), "at t = 4.5: t = 4.25: earlier");
+    }
+}

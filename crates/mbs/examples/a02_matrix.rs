@@ -8,16 +8,12 @@
 //! (cells run in parallel on rayon's threads; each cell is sequential).
 //!
 //! Measured (release build, 2 shared cores, 144 cells in 109 s of wall time):
-//! - `alf-index1`: 26 of 28 match; rk45 and dop853 at 1e-10 stop with a step-size
-//!   collapse at the singular passes t = 4.599 and 8.484. The collapse comes from the
-//!   direct minimum-norm solve that replaces an unconverged multiplier iteration
-//!   (`mbs_alf::alf`): near the singular position its result has a component
-//!   (Baumgarte terms of the drift)/s along the small singular value s of Φ_q and
-//!   switches rank decisions, so the right-hand side jumps. With `iter=200` all four
-//!   1e-10 cells match (rk45 17.8 s, dop853 88 s); with `alpha=1e7` and the last
-//!   iterate kept instead of the direct solve all 28 match; keeping the last iterate
-//!   only where the KKT pivot ratio is below 1e-8 or 1e-6 moved the failures to other
-//!   cells (dop853 at 1e-9/1e-10, or a projection stall and a 1.6e-5 miss at 1e-10).
+//! - `alf-index1`: 28 of 28 match (rk45 1.3e-8, DOP853 1.1e-9 at 1e-10) with the
+//!   relative penalty κ = 1e5 (`mbs_alf::DEFAULT_KAPPA`). With κ = 1e4, rk45 and
+//!   DOP853 at 1e-10 stopped with a step-size collapse at the singular passes
+//!   t = 4.599 and 8.484: the multiplier iteration ran into its cap there and the
+//!   direct minimum-norm solve that replaces it switched rank decisions from one
+//!   evaluation to the next, so the right-hand side jumped.
 //! - `alf-dca-proj`: 28 of 28 match (also with the per-row relative penalty: 2e-9…5e-2).
 //! - `alf` (no projections): 4 match (rk45 at 1e-4…1e-7), 24 stopped by the rank watch
 //!   of `mbs_alf::BranchGuard`. Without the rank watch for ALF: rk23 and adams at 1e-4

@@ -55,6 +55,15 @@ fn projected_alf_methods_match_the_reference_after_ten_singular_passes() {
     let model = model();
     let cells = [
         ("alf-index1", rk45(1e-8)),
+        // the cells that collapsed with κ = 1e4 (`mbs_alf::DEFAULT_KAPPA`)
+        ("alf-index1", rk45(1e-10)),
+        (
+            "alf-index1",
+            IntegratorChoice::Dop853 {
+                rtol: 1e-10,
+                atol: 1e-10,
+            },
+        ),
         (
             "alf-index1",
             IntegratorChoice::Adams {
