@@ -4,7 +4,8 @@
 //! eq 4) is determined up to null(Φ_qᵀ); the multiplier recovery reports the
 //! minimum-norm λ (the pseudo-inverse solution of the dense [`crate::LagrangeAccelerations`]
 //! in min-norm mode). Here, with D the r dependent rows (found once, at the model's
-//! initial state, by the sparse elimination of [`mbs_constraints::mobility`]) and I
+//! initial state, by the sparse elimination of [`mbs_constraints::mobility`], by the
+//! caller) and I
 //! the others:
 //!
 //! 1. the sparse `LDLᵀ` of the full-rank KKT matrix [M Φ_Iᵀ; Φ_I 0] gives q̈ and the
@@ -24,7 +25,7 @@
 
 use std::sync::Arc;
 
-use mbs_model::{Layout, Model, State};
+use mbs_model::{Model, State};
 use nalgebra::{DMatrix, DVector};
 
 use crate::error::AlfError;
@@ -50,18 +51,9 @@ pub(crate) struct MinNormLagrange {
 }
 
 impl MinNormLagrange {
-    /// The recovery of `model` when its Φ_q at the initial state has dependent rows
-    /// (sparse elimination, relative tolerance `tol`); `None` if it has none, or if
-    /// some dependent row is nonholonomic (left to the dense solve).
-    pub(crate) fn new(model: Arc<Model>, tol: f64) -> Option<Self> {
-        let start = State::initial(&model, Layout::EulerParamsPdot);
-        let mob = mbs_constraints::mobility(&model, &start, tol).ok()?;
-        if mob.dependent.is_empty() || mob.dependent.len() != mob.redundant {
-            return None;
-        }
-        // holonomic rows before the normalization rows have the same index in the
-        // [ṙ, ω'] layout of the elimination and the [ṙ, ṗ] layout here
-        let dependent: Vec<usize> = mob.dependent.iter().map(|(r, _)| *r).collect();
+    /// The recovery of `model` without its `dependent` rows (ascending; holonomic, of
+    /// Φ_q at the initial state); `None` if the KKT matrix cannot be analysed.
+    pub(crate) fn new(model: Arc<Model>, dependent: Vec<usize>) -> Option<Self> {
         let kkt = SparseLagrange::without_rows(model, &dependent).ok()?;
         let pat = kkt.layout().pattern();
         let mut dep_entries = vec![Vec::new(); dependent.len()];

@@ -13,8 +13,8 @@
 //! least-norm λ rather than fail. Rows are those of `mbs-constraints` in the
 //! [ṙ, ṗ] layout (joints, drivers, custom, normalization, then nonholonomic).
 //!
-//! From [`SPARSE_FROM_BODIES`] bodies on, and where the rank probe finds no dependent
-//! row at the model's initial state, the same system is solved by the sparse `LDLᵀ`
+//! From [`SPARSE_FROM_BODIES`] bodies on, and where the sparse elimination of
+//! [`mbs_constraints::mobility`] finds no dependent row at the model's initial state, the same system is solved by the sparse `LDLᵀ`
 //! of [`SparseLagrange`] (O(n) per state on chains and trees, instead of the dense
 //! factorization's O(n³) time and O(n²) memory: 1.2 GB at 1024 bodies). λ is then
 //! unique and both solves agree to round-off; a state where the sparse solve fails
@@ -41,8 +41,8 @@ use crate::sparse_lagrange::SparseLagrange;
 /// Bodies from which the recovery solves sparsely (where no row is dependent).
 pub const SPARSE_FROM_BODIES: usize = 32;
 
-/// Relative rank tolerance of the elimination that finds the dependent rows (that of
-/// the sparse Lagrange front-end's rank probe).
+/// Relative rank tolerance of the sparse elimination that finds the dependent rows
+/// (that of the sparse Lagrange front-end's rank probe).
 const DEPENDENT_TOL: f64 = 1e-9;
 
 /// The dense min-norm solve (built on first use when the sparse one serves).
@@ -100,20 +100,25 @@ impl MultiplierRecovery {
     }
 
     fn choose(model: Arc<Model>, large: bool) -> Self {
-        let mut redundant = false;
-        let sparse = large
-            .then(|| SparseLagrange::new(model.clone(), None, false).ok())
-            .flatten()
-            .and_then(|mut s| {
-                let start = State::initial(&model, Layout::EulerParamsPdot);
-                let (q, v) = (start.q.as_slice(), start.v.as_slice());
-                let probe = s.dependent_constraints(start.t, q, v);
-                redundant = matches!(probe, Ok(Some(_)));
-                matches!(probe, Ok(None)).then_some(s)
-            });
-        let min_norm = redundant
-            .then(|| MinNormLagrange::new(model.clone(), DEPENDENT_TOL))
+        // the rows that depend on earlier ones at the initial state, by the sparse
+        // elimination (O(n) on chains, trees and ladders of loops)
+        let mobility = large
+            .then(|| {
+                let start = State::initial(&model, Layout::EulerParamsOmega);
+                mbs_constraints::mobility(&model, &start, DEPENDENT_TOL).ok()
+            })
             .flatten();
+        let (mut sparse, mut min_norm) = (None, None);
+        if let Some(mob) = mobility {
+            if mob.redundant == 0 {
+                sparse = SparseLagrange::new(model.clone(), None, false).ok();
+            } else if mob.dependent.len() == mob.redundant {
+                // holonomic rows before the normalization rows have the same index in
+                // the [ṙ, ω'] layout of the elimination and the [ṙ, ṗ] layout here
+                let dependent: Vec<usize> = mob.dependent.iter().map(|(r, _)| *r).collect();
+                min_norm = MinNormLagrange::new(model.clone(), dependent);
+            }
+        }
         let dense =
             (sparse.is_none() && min_norm.is_none()).then(|| DenseRecovery::new(model.clone()));
         let layout = SystemLayout::new(&model, Layout::EulerParamsPdot);
