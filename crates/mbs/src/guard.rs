@@ -439,7 +439,7 @@ impl SingularWatch {
     /// Observes every [`watch_stride`]-th sample, the first included.
     fn observe(&mut self, s: &State) {
         self.offered += 1;
-        if (self.offered - 1) % self.stride == 0 {
+        if (self.offered - 1).is_multiple_of(self.stride) {
             self.observe_screened(s, true);
         }
     }
