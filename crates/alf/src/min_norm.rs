@@ -46,7 +46,7 @@ pub(crate) struct MinNormLagrange {
     /// c_d as (index into the kept rows, value), nonzero entries only.
     coeffs: Vec<Vec<(usize, f64)>>,
     rhs: Vec<f64>,
-    /// Position of each kept row in λ (full rows).
+    /// λ of all rows (the basic λ_b, 0 on D, until the projection).
     lambda: Vec<f64>,
 }
 
