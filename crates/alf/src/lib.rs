@@ -28,6 +28,7 @@ mod lagrange;
 mod leading;
 mod mechanism;
 mod method;
+mod min_norm;
 mod params;
 mod penalty;
 mod penalty_scale;

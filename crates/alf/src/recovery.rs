@@ -13,12 +13,17 @@
 //! least-norm λ rather than fail. Rows are those of `mbs-constraints` in the
 //! [ṙ, ṗ] layout (joints, drivers, custom, normalization, then nonholonomic).
 //!
-//! From [`SPARSE_FROM_BODIES`] bodies on, and where the rank probe finds no dependent
-//! row at the model's initial state, the same system is solved by the sparse `LDLᵀ`
+//! From [`SPARSE_FROM_BODIES`] bodies on, and where the sparse elimination of
+//! [`mbs_constraints::mobility`] finds no dependent row at the model's initial state, the same system is solved by the sparse `LDLᵀ`
 //! of [`SparseLagrange`] (O(n) per state on chains and trees, instead of the dense
 //! factorization's O(n³) time and O(n²) memory: 1.2 GB at 1024 bodies). λ is then
 //! unique and both solves agree to round-off; a state where the sparse solve fails
 //! (a singular configuration) is solved densely.
+//!
+//! A model of as many bodies whose rows are dependent (closed loops of revolute
+//! joints in 3-D, ladders) is solved by [`MinNormLagrange`]: the sparse solve of the
+//! independent rows and the projection of λ onto range(Φ_q), the same minimum-norm λ
+//! without the dense solve's O(m² n) row split per state.
 
 use std::sync::Arc;
 
@@ -30,10 +35,15 @@ use crate::descriptor::{Descriptor, Level};
 use crate::error::AlfError;
 use crate::lagrange::LagrangeAccelerations;
 use crate::mechanism::MechanismDescriptor;
+use crate::min_norm::MinNormLagrange;
 use crate::sparse_lagrange::SparseLagrange;
 
 /// Bodies from which the recovery solves sparsely (where no row is dependent).
 pub const SPARSE_FROM_BODIES: usize = 32;
+
+/// Relative rank tolerance of the sparse elimination that finds the dependent rows
+/// (that of the sparse Lagrange front-end's rank probe).
+const DEPENDENT_TOL: f64 = 1e-9;
 
 /// The dense min-norm solve (built on first use when the sparse one serves).
 #[derive(Debug)]
@@ -69,6 +79,7 @@ pub struct MultiplierRecovery {
     model: Arc<Model>,
     layout: SystemLayout,
     sparse: Option<SparseLagrange>,
+    min_norm: Option<MinNormLagrange>,
     dense: Option<DenseRecovery>,
     qdd: DVector<f64>,
     lambda: DVector<f64>,
@@ -78,21 +89,45 @@ impl MultiplierRecovery {
     /// Storage for `model`: the sparse solve for large models without dependent rows
     /// (see the module doc), else the dense one.
     pub fn new(model: Arc<Model>) -> Self {
-        let sparse = (model.n_bodies() >= SPARSE_FROM_BODIES)
-            .then(|| SparseLagrange::new(model.clone(), None, false).ok())
-            .flatten()
-            .and_then(|mut s| {
-                let start = State::initial(&model, Layout::EulerParamsPdot);
-                let (q, v) = (start.q.as_slice(), start.v.as_slice());
-                matches!(s.dependent_constraints(start.t, q, v), Ok(None)).then_some(s)
-            });
-        let dense = sparse.is_none().then(|| DenseRecovery::new(model.clone()));
+        let large = model.n_bodies() >= SPARSE_FROM_BODIES;
+        Self::choose(model, large)
+    }
+
+    /// The sparse solves (dense only where neither serves) at any size: the
+    /// comparison of the sparse and dense solves on small models.
+    pub fn sparse(model: Arc<Model>) -> Self {
+        Self::choose(model, true)
+    }
+
+    fn choose(model: Arc<Model>, large: bool) -> Self {
+        // the rows that depend on earlier ones at the initial state, by the sparse
+        // elimination (O(n) on chains, trees and ladders of loops)
+        let mobility = large
+            .then(|| {
+                let start = State::initial(&model, Layout::EulerParamsOmega);
+                mbs_constraints::mobility(&model, &start, DEPENDENT_TOL).ok()
+            })
+            .flatten();
+        let (mut sparse, mut min_norm) = (None, None);
+        if let Some(mob) = mobility {
+            if mob.redundant == 0 {
+                sparse = SparseLagrange::new(model.clone(), None, false).ok();
+            } else if mob.dependent.len() == mob.redundant {
+                // holonomic rows before the normalization rows have the same index in
+                // the [ṙ, ω'] layout of the elimination and the [ṙ, ṗ] layout here
+                let dependent: Vec<usize> = mob.dependent.iter().map(|(r, _)| *r).collect();
+                min_norm = MinNormLagrange::new(model.clone(), dependent);
+            }
+        }
+        let dense =
+            (sparse.is_none() && min_norm.is_none()).then(|| DenseRecovery::new(model.clone()));
         let layout = SystemLayout::new(&model, Layout::EulerParamsPdot);
         let (n, m) = (layout.n_v(), layout.n_rows());
         Self {
             model,
             layout,
             sparse,
+            min_norm,
             dense,
             qdd: DVector::zeros(n),
             lambda: DVector::zeros(m),
@@ -108,14 +143,21 @@ impl MultiplierRecovery {
             model,
             layout,
             sparse: None,
+            min_norm: None,
             qdd: DVector::zeros(n),
             lambda: DVector::zeros(m),
         }
     }
 
-    /// Whether the sparse solve serves this model.
+    /// Whether a sparse solve serves this model (with or without dependent rows).
     pub fn is_sparse(&self) -> bool {
-        self.sparse.is_some()
+        self.sparse.is_some() || self.min_norm.is_some()
+    }
+
+    /// The dependent rows the sparse min-norm solve leaves out of its KKT matrix
+    /// (empty unless a large model has dependent rows).
+    pub fn dependent_rows(&self) -> &[usize] {
+        self.min_norm.as_ref().map_or(&[], |m| m.dependent())
     }
 
     /// The model's constraint assembly (row ranges of λ).
@@ -141,7 +183,16 @@ impl MultiplierRecovery {
                 }
                 ok
             }
-            None => false,
+            None => match &mut self.min_norm {
+                Some(mn) => match mn.solve(s, self.qdd.as_mut_slice()) {
+                    Ok(l) => {
+                        self.lambda.copy_from_slice(l);
+                        true
+                    }
+                    Err(_) => false,
+                },
+                None => false,
+            },
         };
         if !sparse_ok {
             let model = &self.model;

@@ -58,6 +58,22 @@ pub struct SparseLagrange {
     phi: Vec<f64>,
     phi_dot: Vec<f64>,
     evaluations: u64,
+    subset: Option<RowSubset>,
+}
+
+/// The rows of Φ_q kept in the KKT matrix when some are left out (the dependent rows
+/// of a redundant model, for the min-norm multiplier recovery): Φ_q and γ are filled
+/// in full and gathered.
+#[derive(Debug)]
+struct RowSubset {
+    /// Kept rows, ascending (row k of the KKT matrix is row `rows[k]` of Φ_q).
+    rows: Vec<usize>,
+    /// For every kept entry of the Φ_q pattern, its slot in the full pattern.
+    slots: Vec<usize>,
+    /// Φ_q values of the full pattern.
+    jac_full: Vec<f64>,
+    /// γ of all rows.
+    gamma_full: Vec<f64>,
 }
 
 impl SparseLagrange {
@@ -68,9 +84,34 @@ impl SparseLagrange {
         baumgarte: Option<Baumgarte>,
         strict: bool,
     ) -> Result<Self, AlfError> {
+        Self::build(model, baumgarte, strict, &[])
+    }
+
+    /// [`Self::new`] without Baumgarte terms and without the rows `dropped` (ascending)
+    /// of Φ_q: the KKT matrix of the independent rows of a redundant model, whose λ
+    /// ([`Self::multipliers`], one per kept row, [`Self::kept_rows`]) is unique.
+    pub(crate) fn without_rows(model: Arc<Model>, dropped: &[usize]) -> Result<Self, AlfError> {
+        Self::build(model, None, false, dropped)
+    }
+
+    fn build(
+        model: Arc<Model>,
+        baumgarte: Option<Baumgarte>,
+        strict: bool,
+        dropped: &[usize],
+    ) -> Result<Self, AlfError> {
         let sys = SystemLayout::new(&model, Layout::EulerParamsPdot);
         let ws = Workspace::new(&sys);
-        let (n, m) = (sys.n_v(), sys.n_rows());
+        let (n, m_all) = (sys.n_v(), sys.n_rows());
+        let mut new_row = vec![usize::MAX; m_all];
+        let mut kept = Vec::with_capacity(m_all);
+        for r in 0..m_all {
+            if dropped.binary_search(&r).is_err() {
+                new_row[r] = kept.len();
+                kept.push(r);
+            }
+        }
+        let m = kept.len();
         let mut mass_entries = Vec::with_capacity(49 * sys.n_bodies());
         for b in 0..sys.n_bodies() {
             for c in 0..7 {
@@ -81,11 +122,22 @@ impl SparseLagrange {
         }
         let pat = sys.pattern();
         let mut jac_entries = Vec::with_capacity(pat.nnz());
+        let mut slots = Vec::with_capacity(pat.nnz());
         for c in 0..pat.ncols {
             for s in pat.col_ptr[c]..pat.col_ptr[c + 1] {
-                jac_entries.push((pat.row_idx[s], c));
+                let r = new_row[pat.row_idx[s]];
+                if r != usize::MAX {
+                    jac_entries.push((r, c));
+                    slots.push(s);
+                }
             }
         }
+        let subset = (m < m_all).then(|| RowSubset {
+            rows: kept,
+            slots,
+            jac_full: vec![0.0; pat.nnz()],
+            gamma_full: vec![0.0; m_all],
+        });
         let kkt = SparseKkt::new(
             n,
             m,
@@ -102,8 +154,8 @@ impl SparseLagrange {
             mass: vec![0.0; mass_entries.len()],
             jac: vec![0.0; jac_entries.len()],
             rhs: vec![0.0; n + m],
-            phi: vec![0.0; m],
-            phi_dot: vec![0.0; m],
+            phi: vec![0.0; m_all],
+            phi_dot: vec![0.0; m_all],
             model,
             sys,
             ws,
@@ -112,7 +164,32 @@ impl SparseLagrange {
             kkt,
             jac_entries,
             evaluations: 0,
+            subset,
         })
+    }
+
+    /// The rows of Φ_q in the KKT matrix (all rows unless built by
+    /// [`Self::without_rows`]).
+    pub(crate) fn kept_rows(&self) -> Option<&[usize]> {
+        self.subset.as_ref().map(|s| s.rows.as_slice())
+    }
+
+    /// Φ_q values of the full pattern ([`SystemLayout::pattern`]) at the last
+    /// evaluation of a model built by [`Self::without_rows`].
+    pub(crate) fn full_jacobian(&self) -> Option<&[f64]> {
+        self.subset.as_ref().map(|s| s.jac_full.as_slice())
+    }
+
+    /// Solves the last factorized KKT matrix again for `rhs` (n + kept rows), in place.
+    pub(crate) fn solve_factored(&mut self, t: f64, rhs: &mut [f64]) -> Result<(), AlfError> {
+        self.kkt
+            .solve(rhs)
+            .map(|_| ())
+            .map_err(|source| AlfError::Linalg {
+                t,
+                context: "sparse KKT solve [M Φ_qᵀ; Φ_q 0] of the independent rows",
+                source,
+            })
     }
 
     /// The constraint assembly (row order of λ).
@@ -157,8 +234,22 @@ impl SparseLagrange {
         let r = (|| {
             self.ws.evaluate(&self.model, &self.sys, state)?;
             self.ws.generalized_forces(&self.sys, head)?;
-            self.ws.gamma(&self.sys, tail)?;
-            self.ws.phi_q_values(&self.sys, &mut self.jac)?;
+            match &mut self.subset {
+                None => {
+                    self.ws.gamma(&self.sys, tail)?;
+                    self.ws.phi_q_values(&self.sys, &mut self.jac)?;
+                }
+                Some(sub) => {
+                    self.ws.gamma(&self.sys, &mut sub.gamma_full)?;
+                    self.ws.phi_q_values(&self.sys, &mut sub.jac_full)?;
+                    for (g, &r) in tail.iter_mut().zip(&sub.rows) {
+                        *g = sub.gamma_full[r];
+                    }
+                    for (x, &s) in self.jac.iter_mut().zip(&sub.slots) {
+                        *x = sub.jac_full[s];
+                    }
+                }
+            }
             if let Some(b) = self.baumgarte {
                 // γ̄ = γ − 2α̂ Φ̇ − β̂² Φ (holonomic rows of Φ)
                 self.ws.phi(&self.sys, &mut self.phi)?;
@@ -228,7 +319,7 @@ impl SparseLagrange {
         v: &[f64],
     ) -> Result<Option<AlfError>, AlfError> {
         self.load(t, q, v)?;
-        let (n, m) = (self.n(), self.sys.n_rows());
+        let (n, m) = (self.n(), self.rhs.len() - self.n());
         let linalg = |source| AlfError::Linalg {
             t,
             context: "rank probe of the KKT matrix",
@@ -253,7 +344,7 @@ impl SparseLagrange {
             return Ok(None);
         }
         let rows: Vec<usize> = if n * m <= DENSE_DIAGNOSIS {
-            let mut j = DMatrix::zeros(m, n);
+            let mut j = DMatrix::zeros(self.sys.n_rows(), n);
             self.ws
                 .phi_q_dense(&self.sys, &mut j)
                 .map_err(|e| Self::constraint_error(t, e))?;

@@ -34,7 +34,8 @@
 //! Both are measured at the output samples only, so their cost does not grow with the
 //! number of steps (models of more than [`SVD_BODY_LIMIT`] bodies skip the
 //! singular-configuration watch, and so do open trees of lower pairs without drivers,
-//! which have no singular configuration: [`mbs_constraints::full_rank_everywhere`]).
+//! which have no singular configuration: [`mbs_constraints::full_rank_everywhere`];
+//! models of 32 bodies or more watch every [`watch_stride`]-th sample only).
 
 use mbs_constraints::{SystemLayout, Workspace};
 use mbs_model::{ForceElement, Layout, Model, State};
@@ -55,8 +56,22 @@ pub const FIXED_STEP_ENERGY_FRACTION: f64 = 2e-2;
 pub const PHI_FRACTION: f64 = 1e-2;
 /// σ_r / σ_max below which a sample counts as (near) a singular configuration.
 pub const SINGULAR_RATIO: f64 = 3e-2;
-/// Largest model (bodies) whose Φ_q singular values are computed at every sample.
+/// Largest model (bodies) whose Φ_q singular values are watched.
 pub const SVD_BODY_LIMIT: usize = 64;
+/// Bodies up to which every sample is watched; above, every k-th with
+/// k = ⌊bodies / SVD_EVERY_SAMPLE_BODIES⌋² ([`watch_stride`]).
+pub(crate) const SVD_EVERY_SAMPLE_BODIES: usize = 16;
+
+/// Samples between two observations of the singular-configuration watch of a model of
+/// `bodies` bodies: 1 up to 2·[`SVD_EVERY_SAMPLE_BODIES`] − 1 bodies, then
+/// ⌊bodies / SVD_EVERY_SAMPLE_BODIES⌋². The dense SVD of Φ_q costs O(m n²) ∝ bodies³
+/// per observation while a sample of the run costs ∝ bodies, and the screen by Weyl's
+/// inequality does not spare the decompositions of a long loop, whose σ_r/σ_max
+/// falls with its length (64 links: 89% of a run of `loop:n=64`); with the stride the
+/// watch costs ∝ bodies per sample. Passes are located at the observed samples.
+pub(crate) fn watch_stride(bodies: usize) -> usize {
+    (bodies / SVD_EVERY_SAMPLE_BODIES).pow(2).max(1)
+}
 
 /// A pass near a singular configuration.
 #[derive(Clone, Debug, PartialEq)]
@@ -265,6 +280,10 @@ struct SingularWatch {
     reference: Option<Reference>,
     /// Samples whose singular values were computed (the others were screened out).
     decompositions: usize,
+    /// Observe every `stride`-th sample ([`watch_stride`]).
+    stride: usize,
+    /// Samples offered so far.
+    offered: usize,
 }
 
 /// What the bounds of `SingularWatch::ratio_bounds` settle about a sample.
@@ -355,6 +374,8 @@ impl SingularWatch {
             current: None,
             reference: None,
             decompositions: 0,
+            stride: watch_stride(model.n_bodies()),
+            offered: 0,
         }
     }
 
@@ -415,8 +436,12 @@ impl SingularWatch {
         (upper < SINGULAR_RATIO && lower >= deepest.ratio).then_some(Settled::NotDeeper)
     }
 
+    /// Observes every [`watch_stride`]-th sample, the first included.
     fn observe(&mut self, s: &State) {
-        self.observe_screened(s, true);
+        self.offered += 1;
+        if (self.offered - 1).is_multiple_of(self.stride) {
+            self.observe_screened(s, true);
+        }
     }
 
     /// [`Self::observe`], with the screen on or (tests: the reference) off.
@@ -583,5 +608,35 @@ mod tests {
                 assert!(!passes(&every).is_empty(), "{name}: no singular pass seen");
             }
         }
+    }
+
+    /// Every sample is watched on models below 32 bodies (every standard model), and
+    /// the stride grows with the square of the size above.
+    #[test]
+    fn watch_stride_spares_only_large_models() {
+        assert!((1..32).all(|n| watch_stride(n) == 1));
+        assert_eq!(watch_stride(32), 4);
+        assert_eq!(watch_stride(48), 9);
+        assert_eq!(watch_stride(SVD_BODY_LIMIT), 16);
+    }
+
+    /// A strided watch observes the first sample and every stride-th after it.
+    #[test]
+    fn strided_watch_observes_every_stride_th_sample() {
+        let (model, states) = samples("five-bar-singular", 2.0, 200);
+        let mut every = SingularWatch::new(&model);
+        let mut strided = SingularWatch::new(&model);
+        strided.stride = 4;
+        for s in &states {
+            every.observe(s);
+            strided.observe(s);
+        }
+        assert_eq!(every.offered, states.len());
+        assert!(strided.decompositions <= states.len().div_ceil(4));
+        assert!(strided.decompositions >= 1);
+        assert!(
+            !strided.passes.is_empty() || strided.current.is_some(),
+            "the pass is still seen"
+        );
     }
 }
