@@ -20,6 +20,15 @@
 //! (`Rᵀ C_kᵀ = S_kᵀ`) at the conditioning of `Φ_I`, not of `Φ_I Φ_Iᵀ`. The cost is
 //! `O(m² n)` for the split and one LU of order `n + r`, against a symmetric
 //! eigendecomposition of order `n + m`.
+//!
+//! A constraint row touches the columns of one or two bodies, so the Gram–Schmidt
+//! pass keeps, per row, a mask of the column blocks it may be nonzero in (a superset
+//! of its support, grown as rows are orthogonalized against each other): a product
+//! of rows with disjoint masks is zero and is skipped, products run over the common
+//! blocks only, and a row's norm is computed again only when it changed. The terms
+//! left out are exact zeros, so the split, `C` and every nonzero result are those
+//! of the full products, bit for bit (an exactly zero product may differ in the sign
+//! of its zero).
 
 /// Relative tolerance of the row selection: a row whose Gram–Schmidt remainder is
 /// below `ROW_TOL · max|Φ_q|` depends on the rows chosen before it (as in the diagnosis of
@@ -39,6 +48,14 @@ pub(crate) struct RowSplit {
     work: Vec<f64>,
     /// Whether a row has joined `I`.
     chosen: Vec<bool>,
+    /// Per row, the column blocks (bit `k`: columns `k·block .. (k+1)·block`) its
+    /// remainder may be nonzero in.
+    masks: Vec<u64>,
+    /// Columns per bit of `masks` (`⌈n / 64⌉`, at least 1).
+    block: usize,
+    /// Per row, the norm of its remainder, valid unless `stale`.
+    norms: Vec<f64>,
+    stale: Vec<bool>,
     /// Gram–Schmidt coefficients: row `i` of `Φ_q` is `Σ_a coef[i + a·m] Q_a` (the
     /// sum up to its own step for a row of `I`, over all steps for a row of `D`, whose
     /// remainder is dropped).
@@ -59,6 +76,10 @@ impl RowSplit {
             dependent: Vec::with_capacity(m),
             work: vec![0.0; m * n],
             chosen: vec![false; m],
+            masks: vec![0; m],
+            block: n.div_ceil(64).max(1),
+            norms: vec![0.0; m],
+            stale: vec![true; m],
             coef: vec![0.0; m * m],
             ct: vec![0.0; m * m],
             proj: vec![0.0; m * m],
@@ -128,25 +149,35 @@ impl RowSplit {
     /// `ROW_TOL · max|Φ_q|` form `D`. The coefficients give `Φ_I = R Q`, `R` lower
     /// triangular in pivot order (diagonal: the remainder norms), and `Φ_D = S Q`.
     fn gram_schmidt(&mut self, phi_q: faer::MatRef<'_, f64>) {
-        let (n, m) = (self.n, self.m);
+        let (n, m, block) = (self.n, self.m, self.block);
         let mut scale = 0.0_f64;
         for i in 0..m {
+            let mut mask = 0_u64;
             for j in 0..n {
                 let v = phi_q[(i, j)];
                 scale = scale.max(v.abs());
                 self.work[i * n + j] = v;
+                if v != 0.0 {
+                    mask |= 1 << (j / block);
+                }
             }
+            self.masks[i] = mask;
         }
         let tol = ROW_TOL * scale.max(f64::MIN_POSITIVE);
         self.independent.clear();
         self.dependent.clear();
         self.chosen.iter_mut().for_each(|c| *c = false);
+        self.stale.iter_mut().for_each(|c| *c = true);
         for a in 0..m {
             let mut best = None;
             let mut best_norm = tol;
             for i in (0..m).filter(|&i| !self.chosen[i]) {
-                let w = &self.work[i * n..(i + 1) * n];
-                let norm = crate::small::dot(w, w).sqrt();
+                if self.stale[i] {
+                    let w = &self.work[i * n..(i + 1) * n];
+                    self.norms[i] = masked_dot(w, w, self.masks[i], block).sqrt();
+                    self.stale[i] = false;
+                }
+                let norm = self.norms[i];
                 if norm > best_norm {
                     best = Some(i);
                     best_norm = norm;
@@ -156,20 +187,30 @@ impl RowSplit {
             self.chosen[p] = true;
             self.independent.push(p);
             self.coef[p + a * m] = best_norm;
+            let mask_p = self.masks[p];
             let (before, rest) = self.work.split_at_mut(p * n);
             let (b, after) = rest.split_at_mut(n);
             b.iter_mut().for_each(|x| *x /= best_norm);
             for i in (0..m).filter(|&i| !self.chosen[i]) {
+                let common = self.masks[i] & mask_p;
+                if common == 0 {
+                    self.coef[i + a * m] = 0.0;
+                    continue;
+                }
                 let w = if i < p {
                     &mut before[i * n..(i + 1) * n]
                 } else {
                     &mut after[(i - p - 1) * n..(i - p) * n]
                 };
-                let s = crate::small::dot(b, w);
+                let s = masked_dot(b, w, common, block);
                 self.coef[i + a * m] = s;
-                for (wj, bj) in w.iter_mut().zip(b.iter()) {
-                    *wj -= s * bj;
-                }
+                for_blocks(mask_p, block, n, |cols| {
+                    for (wj, bj) in w[cols.clone()].iter_mut().zip(&b[cols]) {
+                        *wj -= s * bj;
+                    }
+                });
+                self.masks[i] |= mask_p;
+                self.stale[i] = true;
             }
         }
         for i in 0..m {
@@ -210,6 +251,109 @@ impl RowSplit {
         }
         for (c, &k) in self.dependent.iter().enumerate() {
             lambda[k] = crate::small::dot(&self.ct[c * m..c * m + r], &lambda_i[..r]);
+        }
+    }
+}
+
+/// Calls `f` with the column ranges of the runs of set bits of `mask` (`block`
+/// columns per bit, clipped to `n`), in increasing order: one range per run, so a
+/// full mask is one pass over the row.
+#[inline]
+fn for_blocks(mut mask: u64, block: usize, n: usize, mut f: impl FnMut(std::ops::Range<usize>)) {
+    let mut offset = 0;
+    while mask != 0 {
+        let skip = mask.trailing_zeros() as usize;
+        mask >>= skip;
+        let run = mask.trailing_ones() as usize;
+        mask = mask.checked_shr(run as u32).unwrap_or(0);
+        let start = (offset + skip) * block;
+        if start >= n {
+            break;
+        }
+        f(start..((offset + skip + run) * block).min(n));
+        offset += skip + run;
+    }
+}
+
+/// Σ aⱼbⱼ over the columns of the blocks of `mask`, in index order: the sum over
+/// every column when `a` or `b` is zero outside them (the terms left out are zeros).
+#[inline]
+fn masked_dot(a: &[f64], b: &[f64], mask: u64, block: usize) -> f64 {
+    let mut s = 0.0;
+    for_blocks(mask, block, a.len(), |cols| {
+        for (x, y) in a[cols.clone()].iter().zip(&b[cols]) {
+            s += x * y;
+        }
+    });
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ranges(mask: u64, block: usize, n: usize) -> Vec<std::ops::Range<usize>> {
+        let mut v = Vec::new();
+        for_blocks(mask, block, n, |r| v.push(r));
+        v
+    }
+
+    /// Runs of set bits become one column range each, clipped to the row.
+    #[test]
+    fn blocks_are_the_runs_of_the_mask() {
+        assert_eq!(ranges(0, 1, 10), Vec::<std::ops::Range<usize>>::new());
+        assert_eq!(ranges(0b1011_0110, 1, 10), [1..3, 4..6, 7..8]);
+        assert_eq!(ranges(0b101, 3, 8), [0..3, 6..8]);
+        assert_eq!(ranges(u64::MAX, 1, 64), vec![0..64]);
+        assert_eq!(ranges(1 << 63, 2, 128), vec![126..128]);
+    }
+
+    /// The masked product of rows that are zero outside the mask is the full
+    /// sequential product bit for bit; the split of a Jacobian with disjoint and
+    /// duplicated rows finds the duplicates.
+    #[test]
+    fn masked_products_and_split_match_the_full_ones() {
+        let n: usize = 150;
+        let block = n.div_ceil(64);
+        let a: Vec<f64> = (0..n)
+            .map(|j| {
+                if (20..47).contains(&j) || j > 130 {
+                    (j as f64 * 0.37).sin()
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        let b: Vec<f64> = (0..n).map(|j| (j as f64 * 1.1).cos() / 3.0).collect();
+        let mask = (0..n)
+            .filter(|&j| a[j] != 0.0)
+            .fold(0_u64, |m, j| m | 1 << (j / block));
+        let full = a.iter().zip(&b).fold(0.0, |s, (x, y)| s + x * y);
+        assert_eq!(masked_dot(&a, &b, mask, block).to_bits(), full.to_bits());
+        // rows 0, 1 on disjoint columns, row 2 = row 0 + 2 row 1, row 3 = row 1
+        let (m, n) = (4, 6);
+        let rows = [
+            [1.0, 2.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 3.0, -1.0, 0.5],
+            [1.0, 2.0, 0.0, 6.0, -2.0, 1.0],
+            [0.0, 0.0, 0.0, 3.0, -1.0, 0.5],
+        ];
+        let j = faer::Mat::from_fn(m, n, |i, c| rows[i][c]);
+        let mut split = RowSplit::new(n, m);
+        assert!(split.split(j.as_ref()));
+        assert_eq!(split.rank(), 2);
+        assert_eq!(split.dependent.len(), 2);
+        // Φ_D = C Φ_I
+        for (c, &k) in split.dependent.iter().enumerate() {
+            for col in 0..n {
+                let v: f64 = (0..2)
+                    .map(|a| split.ct[a + c * m] * rows[split.independent[a]][col])
+                    .sum();
+                assert!(
+                    (v - rows[k][col]).abs() < 1e-12,
+                    "row {k}, column {col}: {v}"
+                );
+            }
         }
     }
 }
