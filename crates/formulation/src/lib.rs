@@ -29,6 +29,7 @@ pub mod memory;
 /// Method parameters: [`Params`] and its `key=value` helpers (`params::preset`,
 /// `params::display`, …), a namespace since the helpers' names read as verbs of it.
 pub mod params;
+pub mod projection;
 mod runner;
 mod sample;
 mod spec;

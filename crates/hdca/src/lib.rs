@@ -37,6 +37,7 @@
 //! |---|---|---|---|
 //! | [`Hdca`] | `hdca` | joint coordinates and canonical momenta | trees and closed loops |
 //! | [`Aba`] | `aba` | joint coordinates and quasi-velocities | open trees (O(n) articulated-body algorithm, Featherstone 2008, Table 7.1) |
+//! | [`JointAlf`] | `alf-joint` | joint coordinates and quasi-velocities | trees and small closed loops (ALF of Bayo & Ledesma 1996 in joint coordinates: CRBA mass matrix, cut joints as constraints, projections) |
 //!
 //! | module | paper |
 //! |---|---|
@@ -48,6 +49,7 @@
 //! | `method` | the method `hdca` as the facade runs it (the `mbs-formulation` seam) |
 //! | `aba` | Featherstone, *Rigid Body Dynamics Algorithms* (2008), ch. 7, Table 7.1, at the global origin |
 //! | `aba::method` | the method `aba` as the facade runs it |
+//! | `alf_joint` | Bayo & Ledesma (1996), eqs 5–8 and 9–34, in the tree's joint coordinates (H by CRBA, Featherstone 2008 Table 6.2; C by RNEA, Table 5.1) |
 //!
 //! # Joint kinds
 //! Revolute, prismatic, cylindrical, spherical (Euler-parameter joint coordinate,
@@ -100,6 +102,7 @@
 //! log₁₀(size of the mechanism / size of a body) digits.
 
 mod aba;
+mod alf_joint;
 mod error;
 mod hdca;
 mod joint;
@@ -109,6 +112,10 @@ mod params;
 mod assembly;
 
 pub use aba::{Aba, AbaError, AbaParams, AbaStats};
+pub use alf_joint::{
+    DEFAULT_KAPPA as JOINT_ALF_DEFAULT_KAPPA, JointAlf, JointAlfError, JointAlfParams,
+    JointAlfStats, JointAlpha,
+};
 pub use error::HdcaError;
 pub use hdca::{Hdca, HdcaStats};
 pub use params::HdcaParams;

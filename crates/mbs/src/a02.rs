@@ -21,7 +21,7 @@ use crate::simulation::Simulation;
 use mbs_model::{Model, State};
 
 /// The methods of the augmented-Lagrangian family with adaptive integrators.
-pub const ALF_FAMILY: [&str; 4] = ["alf", "alf-index1", "alf-dca", "alf-dca-proj"];
+pub const ALF_FAMILY: [&str; 5] = ["alf", "alf-index1", "alf-dca", "alf-dca-proj", "alf-joint"];
 
 /// Tolerances (rtol = atol) of the adaptive cells.
 pub const TOLERANCES: [f64; 7] = [1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10];

@@ -23,6 +23,7 @@ pub fn methods() -> &'static [MethodEntry] {
             entries::<mbs_dca::DcaParams>(),
             entries::<mbs_hdca::HdcaParams>(),
             entries::<mbs_hdca::AbaParams>(),
+            entries::<mbs_hdca::JointAlfParams>(),
             entries::<mbs_complement::NaturalParams>(),
             entries::<mbs_complement::ComplementParams>(),
             entries::<mbs_planar::PlanarParams>(),

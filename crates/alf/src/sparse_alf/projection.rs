@@ -16,7 +16,9 @@ use super::SparseAlf;
 use crate::descriptor::max_abs;
 use crate::error::AlfError;
 use crate::params::ProjectionParams;
-use crate::projection::{ProjectionInfo, converged};
+use mbs_formulation::projection::converged;
+
+use crate::projection::ProjectionInfo;
 
 /// A projection iteration whose violation shrinks by less than this factor
 /// refactors its iteration matrix at the current point (as the dense projector).

@@ -19,7 +19,7 @@ pub enum AbaError {
     },
     /// A joint without joint coordinates in the catalogue (rolling, curved paths).
     #[error(
-        "joint '{joint}' ({kind}): {why}; `aba` needs joint coordinates for every joint (use an absolute-coordinate method such as `alf-index1`)"
+        "joint '{joint}' ({kind}): {why}; the joint-coordinate methods (`aba`, `alf-joint`) need joint coordinates for every joint (use an absolute-coordinate method such as `alf-index1`)"
     )]
     NoJointCoordinates {
         /// The joint's name.
@@ -31,7 +31,7 @@ pub enum AbaError {
     },
     /// Drivers (rheonomic rows) are not supported.
     #[error(
-        "driver '{driver}' is not supported by `aba`: a driver prescribes a coordinate as a function of time, which removes a freedom from the tree; model the motion with a joint and an applied torque or force, or use a Lagrange/ALF front-end"
+        "driver '{driver}' is not supported by the joint-coordinate methods (`aba`, `alf-joint`): a driver prescribes a coordinate as a function of time, which removes a freedom from the tree; model the motion with a joint and an applied torque or force, or use an absolute-coordinate front-end (`alf-index1`, `alf-dca-proj`, Lagrange)"
     )]
     Driver {
         /// Driver name.

@@ -59,7 +59,7 @@ mod sweeps;
 
 pub use error::AbaError;
 pub use params::AbaParams;
-use spatial::{Articulated, Column};
+pub(crate) use spatial::{Articulated, Column};
 
 /// Counters of an [`Aba`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -73,11 +73,11 @@ pub struct AbaStats {
 pub struct Aba {
     /// The joint catalogue, tree geometry, loads and state map (its assembly is not
     /// used).
-    tree: Hdca,
+    pub(crate) tree: Hdca,
     /// Per body: the sweeps' quantities.
-    art: Vec<Articulated>,
+    pub(crate) art: Vec<Articulated>,
     /// Per quasi-velocity (index in u): the joint columns of the sweeps.
-    cols: Vec<Column>,
+    pub(crate) cols: Vec<Column>,
     /// The bodies' Cholesky factors of D (n_f × n_f each, column-major, packed).
     chol: Vec<f64>,
     /// Offset of body b's factor in `chol`.
@@ -92,22 +92,7 @@ impl Aba {
     /// Builds the front-end; a cut joint, a driver, an unsupported joint kind or a
     /// singular body inertia is an error naming it.
     pub fn new(model: Arc<Model>, params: AbaParams) -> Result<Self, AbaError> {
-        for jt in model.joints() {
-            if let Err(reason) = Freedoms::of(&jt.kind) {
-                return Err(AbaError::NoJointCoordinates {
-                    joint: jt.name.clone(),
-                    kind: jt.kind.label(),
-                    why: match reason {
-                        NoFreedoms::Nonholonomic => {
-                            "its no-slip rows are nonholonomic, so no joint coordinates have its quasi-velocities as rates"
-                        }
-                        NoFreedoms::CurvedPath => {
-                            "the free direction of a curved path turns with the position along it, which the joint catalogue does not express in joint coordinates"
-                        }
-                    },
-                });
-            }
-        }
+        joint_coordinates(&model)?;
         if let Some(&j) = model.topology().cut_joints().first() {
             let jt = model.joint(j);
             return Err(AbaError::ClosedLoop {
@@ -115,6 +100,14 @@ impl Aba {
                 kind: jt.kind.label(),
             });
         }
+        Self::spanning_tree(model, params)
+    }
+
+    /// The sweeps over the model's spanning tree, its cut joints (if any) left to the
+    /// caller (`alf-joint` closes them by constraints); a driver, a joint without
+    /// joint coordinates or a singular body inertia is an error naming it.
+    pub(crate) fn spanning_tree(model: Arc<Model>, params: AbaParams) -> Result<Self, AbaError> {
+        joint_coordinates(&model)?;
         if let Some(d) = model.drivers().first() {
             return Err(AbaError::Driver {
                 driver: d.name.clone(),
@@ -176,6 +169,28 @@ impl Aba {
     pub fn velocity_range(&self, j: mbs_model::JointId) -> Option<std::ops::Range<usize>> {
         self.tree.momentum_range(j)
     }
+}
+
+/// Every joint of `model` has joint coordinates in the catalogue (else the error
+/// names the first that has none and why).
+fn joint_coordinates(model: &Model) -> Result<(), AbaError> {
+    for jt in model.joints() {
+        if let Err(reason) = Freedoms::of(&jt.kind) {
+            return Err(AbaError::NoJointCoordinates {
+                joint: jt.name.clone(),
+                kind: jt.kind.label(),
+                why: match reason {
+                    NoFreedoms::Nonholonomic => {
+                        "its no-slip rows are nonholonomic, so no joint coordinates have its quasi-velocities as rates"
+                    }
+                    NoFreedoms::CurvedPath => {
+                        "the free direction of a curved path turns with the position along it, which the joint catalogue does not express in joint coordinates"
+                    }
+                },
+            });
+        }
+    }
+    Ok(())
 }
 
 impl std::fmt::Debug for Aba {

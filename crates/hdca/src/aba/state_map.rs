@@ -92,7 +92,7 @@ impl Aba {
         }
     }
 
-    fn check_dim(&self, n: usize) -> Result<(), AbaError> {
+    pub(crate) fn check_dim(&self, n: usize) -> Result<(), AbaError> {
         let expected = self.n_coords() + self.n_velocities();
         if n == expected {
             Ok(())

@@ -52,7 +52,7 @@ impl Aba {
     /// (with the centre-of-mass twist the loads read); with `qd` also the joint's
     /// coordinate rates q̇, Ḣ⁰, the bias acceleration c = Ḣ⁰ u, Iᴬ = I_O and
     /// pᴬ = V ×* (I_O V) (the loads are taken off in sweep 2).
-    pub(super) fn outward(&mut self, q: &[f64], u: &[f64], mut qd: Option<&mut [f64]>) {
+    pub(crate) fn outward(&mut self, q: &[f64], u: &[f64], mut qd: Option<&mut [f64]>) {
         let Self {
             tree: h,
             art,

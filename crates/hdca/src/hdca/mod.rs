@@ -560,6 +560,19 @@ impl Hdca {
 
     /// Applied loads of every body about the origin, into `acc`.
     pub(crate) fn loads(&mut self, t: f64) -> Result<(), HdcaError> {
+        self.frames(t)?;
+        self.ws.evaluate_forces(&self.model);
+        for b in 0..self.model.n_bodies() {
+            let (f, nb) = self.ws.body_load(b);
+            let n = self.bodies[b].a * nb;
+            self.acc[b] = sv(&f, &(n + self.bodies[b].r.cross(&f)));
+        }
+        Ok(())
+    }
+
+    /// The constraint library's body frames (`ws.frames()`) at the current poses and
+    /// twists, time `t`.
+    pub(crate) fn frames(&mut self, t: f64) -> Result<(), HdcaError> {
         self.abs.t = t;
         for b in 0..self.model.n_bodies() {
             let be = &self.bodies[b];
@@ -573,14 +586,7 @@ impl Hdca {
             .map_err(|e| HdcaError::Loads {
                 t,
                 message: e.to_string(),
-            })?;
-        self.ws.evaluate_forces(&self.model);
-        for b in 0..self.model.n_bodies() {
-            let (f, nb) = self.ws.body_load(b);
-            let n = self.bodies[b].a * nb;
-            self.acc[b] = sv(&f, &(n + self.bodies[b].r.cross(&f)));
-        }
-        Ok(())
+            })
     }
 
     /// Full evaluation into dydt.
