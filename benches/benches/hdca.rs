@@ -6,6 +6,10 @@
 //! * criterion: one right-hand-side evaluation of the articulated-body front-end
 //!   `aba` (Featherstone 2008, Table 7.1, in HDCA's joint coordinates) on the same
 //!   open chains (group `aba/rhs`);
+//! * criterion: one right-hand-side evaluation of `alf-joint` (ALF in the tree's
+//!   joint coordinates, cut joints as constraints) on small closed loops: the
+//!   five-bar, the double loop and ladders of 8 and 10 loops (group
+//!   `alf-joint/rhs`);
 //! * a one-shot fit of the scaling exponent (least squares of log t against log n),
 //!   printed to stderr, and the sec 3.2 accuracy figures of cases 1–3 at RK45
 //!   tol 1e-6 (energy error, loop closure at velocity and position level).
@@ -19,11 +23,11 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use mbs_hdca::{Aba, AbaParams, Hdca, HdcaParams};
+use mbs_hdca::{Aba, AbaParams, Hdca, HdcaParams, JointAlf, JointAlfParams};
 use mbs_integrators::OdeSystem;
 use mbs_mechanisms::{
-    ChainJoint, HdcaParams as CaseParams, closed_loop, hdca_case1, hdca_case2, hdca_case3,
-    open_chain,
+    AlfDcaParams, ChainJoint, HdcaParams as CaseParams, closed_loop, double_loop, five_bar,
+    hdca_case1, hdca_case2, hdca_case3, loop_ladder, open_chain,
 };
 use mbs_model::Model;
 use report::run_report;
@@ -104,6 +108,26 @@ fn aba_rhs(c: &mut Criterion) {
     group.finish();
 }
 
+fn alf_joint_rhs(c: &mut Criterion) {
+    let mut group = c.benchmark_group("alf-joint/rhs");
+    let p = AlfDcaParams::default();
+    for (name, model) in [
+        ("five-bar", five_bar(&p).expect("five-bar")),
+        ("double-loop", double_loop(&p).expect("double loop")),
+        ("ladder-8", loop_ladder(8).expect("ladder")),
+        ("ladder-10", loop_ladder(10).expect("ladder")),
+    ] {
+        let mut j = JointAlf::new(Arc::new(model), JointAlfParams::default()).expect("alf-joint");
+        let y = j.tree().initial_state().expect("initial state");
+        j.resolve_alpha(0.0, &y).expect("alpha");
+        let mut dy = vec![0.0; y.len()];
+        group.bench_function(name, |b| {
+            b.iter(|| j.rhs(0.0, black_box(&y), &mut dy).expect("rhs"))
+        });
+    }
+    group.finish();
+}
+
 fn sweep(_c: &mut Criterion) {
     for (name, make) in families() {
         let pts: Vec<(f64, f64)> = SIZES
@@ -135,5 +159,5 @@ fn sweep(_c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, sweep, rhs, aba_rhs);
+criterion_group!(benches, sweep, rhs, aba_rhs, alf_joint_rhs);
 criterion_main!(benches);

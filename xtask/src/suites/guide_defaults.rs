@@ -38,10 +38,12 @@ fn worst(members: &[&Measured], c: &Combo) -> Option<f64> {
 /// For each class, the method × integrator accurate (final error ≤ `target`) on
 /// every mechanism of the class with the smallest worst-case slowdown, against the
 /// library's default; `tie` is the factor within which two timings count as equal.
-pub fn class_defaults(by_class: &[Measured], target: f64, tie: f64) -> Table {
+pub fn class_defaults(id: &str, by_class: &[Measured], target: f64, tie: f64) -> Table {
     let mut t = Table::new(
-        "class_defaults",
-        "Default method per mechanism class — measured choice against the library's default",
+        id,
+        &format!(
+            "Default method per mechanism class at final position error ≤ {target:.0e} m — measured choice against the library's default"
+        ),
         &[
             "mechanism class",
             "mechanisms",

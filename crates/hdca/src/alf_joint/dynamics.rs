@@ -27,26 +27,44 @@ use nalgebra::Vector6;
 
 use super::{JointAlf, JointAlfError};
 
+/// What an evaluation computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Need {
+    /// Everything of the right-hand side.
+    Dynamics,
+    /// H, Φ and K (the projections).
+    Geometry,
+}
+
 impl JointAlf {
     /// Poses, twists, loads, A⁰, H, C and the closure rows at (t, q, u); q̇ into `qd`.
+    /// With `Need::Geometry` (projections) the loads and C are skipped: H, Φ and K
+    /// only (γ̂ then uses a stale A⁰ and is not meaningful).
     pub(super) fn evaluate(
         &mut self,
         t: f64,
         q: &[f64],
         u: &[f64],
         qd: &mut [f64],
+        need: Need,
     ) -> Result<(), JointAlfError> {
         self.aba.outward(q, u, Some(qd));
-        self.aba.tree.loads(t)?;
+        match need {
+            Need::Dynamics => self.aba.tree.loads(t)?,
+            Need::Geometry => self.aba.tree.frames(t)?,
+        }
         let n = self.n;
         let h = &self.aba.tree;
         let art = &self.aba.art;
         let cols = &self.aba.cols;
         // root → tip: A⁰ = A⁰_parent + c; the body's own force I_O A⁰ + V ×* I_O V − Q
+        let dynamics = need == Need::Dynamics;
         for &b in &h.tree_order {
-            let ap = h.parent_body[b].map_or_else(Vector6::zeros, |p| self.a0[p]);
-            self.a0[b] = ap + art[b].c;
-            self.force[b] = art[b].ia * self.a0[b] + art[b].pa - h.acc[b];
+            if dynamics {
+                let ap = h.parent_body[b].map_or_else(Vector6::zeros, |p| self.a0[p]);
+                self.a0[b] = ap + art[b].c;
+                self.force[b] = art[b].ia * self.a0[b] + art[b].pa - h.acc[b];
+            }
             self.composite[b] = art[b].ia;
         }
         // tip → root: subtree sums (composite inertias, transmitted forces)

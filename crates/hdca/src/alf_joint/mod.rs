@@ -43,6 +43,7 @@ mod params;
 mod projection;
 
 use closure::Cut;
+use dynamics::Need;
 pub use error::JointAlfError;
 pub use params::{DEFAULT_KAPPA, JointAlfParams, JointAlpha};
 
@@ -196,7 +197,7 @@ impl JointAlf {
         if let JointAlpha::Relative(kappa) = self.params.alpha {
             let nq = self.n_coords();
             let mut qd = std::mem::take(&mut self.qd);
-            let r = self.evaluate(t, &y[..nq], &y[nq..], &mut qd);
+            let r = self.evaluate(t, &y[..nq], &y[nq..], &mut qd, Need::Dynamics);
             self.qd = qd;
             r?;
             let trace_h: f64 = (0..self.n).map(|i| self.mass[i + self.n * i]).sum();
@@ -218,7 +219,7 @@ impl JointAlf {
         self.stats.rhs_evaluations += 1;
         let (q, u) = y.split_at(nq);
         let (qd, ud) = dydt.split_at_mut(nq);
-        self.evaluate(t, q, u, qd)?;
+        self.evaluate(t, q, u, qd, Need::Dynamics)?;
         self.closure_rates(u);
         self.accelerations(t, ud)?;
         if let Some(x) = dydt.iter().position(|x| !x.is_finite()) {
@@ -247,7 +248,7 @@ impl JointAlf {
         let nq = self.n_coords();
         self.aba.check_dim(y.len())?;
         let mut qd = std::mem::take(&mut self.qd);
-        let r = self.evaluate(t, &y[..nq], &y[nq..], &mut qd);
+        let r = self.evaluate(t, &y[..nq], &y[nq..], &mut qd, Need::Dynamics);
         self.qd = qd;
         r?;
         self.closure_rates(&y[nq..]);

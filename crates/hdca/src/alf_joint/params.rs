@@ -3,7 +3,7 @@
 /// Default κ of the relative penalty α = κ · tr H / ‖Φ_q‖²_F: the penalty term
 /// α Φ_qᵀ Φ_q of the leading matrix is κ times the joint-space mass matrix H in trace,
 /// the same dimensionless rule (and value) as `alf-index1`'s `kappa`.
-pub const DEFAULT_KAPPA: f64 = 1e5;
+pub const DEFAULT_KAPPA: f64 = 1e4;
 
 /// How the penalty α of [`JointAlfParams`] is given.
 #[derive(Clone, Copy, Debug, PartialEq)]

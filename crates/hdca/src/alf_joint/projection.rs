@@ -19,6 +19,7 @@
 use mbs_formulation::projection::converged;
 use mbs_integrators::OdeSystem;
 
+use super::dynamics::Need;
 use super::{JointAlf, JointAlfError};
 use crate::joint::{self, JointCoords};
 
@@ -56,7 +57,7 @@ impl JointAlf {
         let (mut prev, mut change) = (f64::INFINITY, 0.0);
         for it in 0..=MAX_POSITION_ITERATIONS {
             let (q, u) = y.split_at_mut(nq);
-            self.evaluate(t, q, u, qd)?;
+            self.evaluate(t, q, u, qd, Need::Geometry)?;
             let (worst, viol) = self.worst_row();
             let scale = 1.0 + inf(q);
             // near a singular configuration the penalized correction contracts the
@@ -91,7 +92,7 @@ impl JointAlf {
         }
         // velocities at the projected positions (K and H from the last evaluation)
         let u = &mut y[nq..];
-        self.factor_lead(t)?;
+        let mut factored = false;
         let (mut prev, mut change) = (f64::INFINITY, 0.0);
         for _ in 0..MAX_VELOCITY_ITERATIONS {
             self.closure_rates(u);
@@ -100,6 +101,10 @@ impl JointAlf {
             let slow = viol <= stall * scale && viol > 0.5 * prev;
             if converged(viol, prev, change, scale, eps, stall) || slow {
                 break;
+            }
+            if !factored {
+                self.factor_lead(t)?;
+                factored = true;
             }
             let mut du = std::mem::take(&mut self.x);
             du.fill(0.0);
