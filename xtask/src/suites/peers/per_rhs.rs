@@ -219,7 +219,8 @@ pub fn fill(
     let mut data = serde_json::Map::new();
     let mut verdicts = Vec::new();
     let mut spread = Vec::new();
-    let mut refused = std::collections::BTreeMap::<String, Vec<String>>::new();
+    // method → (why not, on the first case; the cases)
+    let mut refused = std::collections::BTreeMap::<String, (String, Vec<String>)>::new();
     let dir = dir.join("per_rhs");
     for case in per_rhs_cases() {
         eprintln!("  per-RHS case {} ({})", case.id, case.spec);
@@ -242,10 +243,8 @@ pub fn fill(
         let rec_name = recommended.method.name();
         let (methods, not) = closed_loop_methods(&model);
         for (m, why) in not {
-            refused
-                .entry(format!("`{m}`: {why}"))
-                .or_default()
-                .push(case.id.clone());
+            let e = refused.entry(m).or_insert_with(|| (why, Vec::new()));
+            e.1.push(case.id.clone());
         }
         // Pinocchio first: its per-call time is the reference of the ratios
         let load_peer = load();
@@ -344,8 +343,21 @@ pub fn fill(
             );
         }
         let vs_peer = rec_us.zip(peer_us).and_then(|(r, p)| ratio(r, p));
+        let fastest = timed
+            .iter()
+            .filter_map(|(name, r, _)| r.as_ref().ok().map(|t| (name, t.median * 1e6)))
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map_or(String::new(), |(name, us)| {
+                format!(
+                    "; fastest `{name}` {} µs = {}×",
+                    fixed(us, 2),
+                    peer_us
+                        .and_then(|p| ratio(us, p))
+                        .map_or("n/a".into(), |x| fixed(x, 2))
+                )
+            });
         verdicts.push(format!(
-            "{}: `{rec_name}` {} µs = {}× Pinocchio ({})",
+            "{}: `{rec_name}` {} µs = {}× Pinocchio ({}{fastest})",
             case.id,
             rec_us.map_or("n/a".into(), |x| fixed(x, 2)),
             vs_peer.map_or("n/a".into(), |x| fixed(x, 2)),
@@ -382,13 +394,13 @@ pub fn fill(
             "Methods of the registry without a row (their front-end does not build the model): {}.",
             refused
                 .iter()
-                .map(|(why, ids)| format!("{why} ({})", ids.join(", ")))
+                .map(|(m, (why, ids))| format!("`{m}` on {} ({}: {why})", ids.join(", "), ids[0]))
                 .collect::<Vec<_>>()
                 .join("; ")
         ));
     }
     t.note(format!(
-        "Target 1 (recommended ≤ {TARGET_RATIO}× Pinocchio): {}.",
+        "Target 1 (recommended ≤ {TARGET_RATIO:.1}× Pinocchio): {}.",
         verdicts.join("; ")
     ));
     t.note(if spread.is_empty() {
