@@ -208,8 +208,74 @@ fn case_file(dir: &Path, case: &PerRhsCase) -> Result<(std::path::PathBuf, Model
     Ok((path, model))
 }
 
-/// Measures every case into `t`; returns the JSON data and the summary lines (the
-/// two targets, case by case). `python`: the peers' environment, or why not.
+/// The table row of Pinocchio's per-call timing (or why there is none).
+fn pinocchio_row(
+    label: &str,
+    peer: &Result<(String, PerCall), String>,
+    load: String,
+) -> Vec<String> {
+    match peer {
+        Ok((version, p)) => vec![
+            label.into(),
+            format!(
+                "Pinocchio {version} constraintDynamics per call, raw {} µs − empty Python call {} µs",
+                fixed(p.raw_us, 2),
+                fixed(p.overhead_us, 2)
+            ),
+            format!(
+                "{} (raw {}–{}, {} batches × {} calls, {} states)",
+                fixed(p.corrected_us, 2),
+                fixed(p.min_us, 2),
+                fixed(p.max_us, 2),
+                p.batches,
+                p.calls_per_batch,
+                p.states
+            ),
+            "1.00".into(),
+            "—".into(),
+            "—".into(),
+            load,
+        ],
+        Err(e) => vec![
+            label.into(),
+            "Pinocchio constraintDynamics per call".into(),
+            format!("failed: {e}"),
+            "—".into(),
+            "—".into(),
+            "—".into(),
+            load,
+        ],
+    }
+}
+
+/// A method's name, its per-RHS timing (or why not) and the load average before it.
+type Timed = (String, Result<Timing, String>, String);
+
+/// Per-RHS timing of each of `methods` on `model` over `t_end` on one thread
+/// ([`rk45_per_rhs_over`] at [`TOL`]), with the load average (`load`) before each.
+fn time_methods(
+    methods: &[Method],
+    model: &Model,
+    t_end: f64,
+    load: impl Fn() -> String,
+) -> Vec<Timed> {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build();
+    methods
+        .iter()
+        .map(|m| {
+            eprintln!("    {}", m.name());
+            let before = load();
+            let r = match &pool {
+                Ok(p) => p.install(|| rk45_per_rhs_over(m, model, TOL, t_end, Some(MAX_STEPS))),
+                Err(e) => Err(e.to_string()),
+            };
+            (m.name().to_string(), r, before)
+        })
+        .collect()
+}
+
+/// Measures every case into `t` (rows, and notes with the two targets case by case);
+/// returns the JSON data. `python`: the peers' environment, or why not.
 pub fn fill(
     t: &mut Table,
     dir: &Path,
@@ -252,52 +318,8 @@ pub fn fill(
             .map_err(str::to_string)
             .and_then(|py| pinocchio(py, &path));
         let peer_us = peer.as_ref().ok().map(|(_, p)| p.corrected_us);
-        match &peer {
-            Ok((version, p)) => t.row(vec![
-                label.clone(),
-                format!(
-                    "Pinocchio {version} constraintDynamics per call, raw {} µs − empty Python call {} µs",
-                    fixed(p.raw_us, 2),
-                    fixed(p.overhead_us, 2)
-                ),
-                format!(
-                    "{} (raw {}–{}, {} batches × {} calls, {} states)",
-                    fixed(p.corrected_us, 2),
-                    fixed(p.min_us, 2),
-                    fixed(p.max_us, 2),
-                    p.batches,
-                    p.calls_per_batch,
-                    p.states
-                ),
-                "1.00".into(),
-                "—".into(),
-                "—".into(),
-                load_peer,
-            ]),
-            Err(e) => t.row(vec![
-                label.clone(),
-                "Pinocchio constraintDynamics per call".into(),
-                format!("failed: {e}"),
-                "—".into(),
-                "—".into(),
-                "—".into(),
-                load_peer,
-            ]),
-        }
-        // mbs: every method that builds the model, one thread
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build();
-        let mut timed: Vec<(String, Result<Timing, String>, String)> = Vec::new();
-        for m in &methods {
-            eprintln!("    {}", m.name());
-            let before = load();
-            let r = match &pool {
-                Ok(p) => {
-                    p.install(|| rk45_per_rhs_over(m, &model, TOL, case.t_end, Some(MAX_STEPS)))
-                }
-                Err(e) => Err(e.to_string()),
-            };
-            timed.push((m.name().to_string(), r, before));
-        }
+        t.row(pinocchio_row(&label, &peer, load_peer));
+        let timed = time_methods(&methods, &model, case.t_end, load);
         let rec_us = timed
             .iter()
             .find(|(name, _, _)| name == rec_name)
