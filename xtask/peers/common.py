@@ -20,7 +20,13 @@ mbs itself reads the same "model" object, so both simulate the same mechanism.
 Only what the peer cases need is supported: bodies whose frames are rotations about
 the global z axis, revolute joints about z (markers' z axes along global z), gravity
 in the plane z = 0, no forces and no drivers. Anything else is an error naming the
-element.
+element. A case file with `"ignore_forces": true` (the per-call timing of the
+per-RHS table) drops the force elements instead, listed in `Mechanism.ignored`: the
+cost of one dynamics call does not depend on the force values.
+
+A variant with `"per_call": true` is not simulated and timed by `run_variant` but
+passed to the script's `per_call(mech, case, variant)`, which returns the
+`"per_call"` timing (see `time_per_call`).
 """
 
 import json
@@ -103,9 +109,12 @@ class Mechanism:
     """A planar revolute mechanism: bodies, joints, a spanning tree from ground
     (breadth first) and the joints that close loops."""
 
-    def __init__(self, model):
-        if model.get("forces") or model.get("drivers"):
-            raise CaseError("model: forces and drivers are not supported by the peer scripts")
+    def __init__(self, model, ignore_forces=False):
+        if model.get("drivers"):
+            raise CaseError("model: drivers are not supported by the peer scripts")
+        self.ignored = [f"{f.get('type', '?')} `{f.get('name', '?')}`" for f in model.get("forces", [])]
+        if self.ignored and not ignore_forces:
+            raise CaseError("model: forces are not supported by the peer scripts")
         self.name = model.get("name", "")
         self.gravity = np.asarray(model.get("gravity", [0, 0, 0]), float)
         if abs(self.gravity[2]) > 0:
@@ -325,7 +334,63 @@ def run_variant(name, variant, setup, simulate, case):
     return out
 
 
-def main(engine, version, setup, simulate):
+def run_per_call(name, variant, per_call, mech, case):
+    """A `per_call` variant: the script's `per_call(mech, case, variant)` timing."""
+    out = {"variant": name, "settings": variant, "load_before": load_average()}
+    if per_call is None:
+        out.update(status="unsupported", reason="this script has no per-call timing")
+        return out
+    try:
+        timing = per_call(mech, case, variant)
+    except CaseError as e:
+        out.update(status="unsupported", reason=str(e))
+        return out
+    except Exception as e:  # noqa: BLE001 - the report says what went wrong
+        out.update(status="failed", reason=f"{type(e).__name__}: {e}")
+        return out
+    timing["ignored"] = mech.ignored
+    out.update(status="ok", per_call=timing, load_after=load_average())
+    return out
+
+
+def time_per_call(call, empty, states, target_batch_s=0.02, batches=15):
+    """Median time per call [µs] of `call(q, v)` cycling through `states` [(q, v)],
+    over `batches` timed batches of equal size (about `target_batch_s` each), and of
+    the same loop calling `empty(q, v)` (the Python loop and call overhead), the two
+    interleaved batch by batch so that a busy moment of the machine hits both; the
+    garbage collector is off while timing. Returns the `"per_call"` dict: raw,
+    overhead, corrected = raw - overhead, fastest and slowest raw batch."""
+    import gc
+
+    n = len(states)
+
+    def batch(f, calls):
+        t0 = time.perf_counter()
+        for k in range(calls):
+            q, v = states[k % n]
+            f(q, v)
+        return (time.perf_counter() - t0) / calls * 1e6
+
+    for q, v in states:  # warm-up (first calls allocate)
+        call(q, v)
+    one = batch(call, max(n, 20))
+    calls = max(n, int(target_batch_s / max(one * 1e-6, 1e-9)))
+    raw, over = [], []
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(batches):
+            raw.append(batch(call, calls))
+            over.append(batch(empty, calls))
+    finally:
+        if was:
+            gc.enable()
+    r, o = float(np.median(raw)), float(np.median(over))
+    return {"raw_us": r, "overhead_us": o, "corrected_us": r - o, "min_us": float(np.min(raw)),
+            "max_us": float(np.max(raw)), "batches": batches, "calls_per_batch": calls, "states": n}
+
+
+def main(engine, version, setup, simulate, per_call=None):
     """Entry point of a peer script: `python ENGINE.py CASE.json OUT.json`."""
     if len(sys.argv) != 3:
         print(f"usage: {sys.argv[0]} CASE.json OUT.json", file=sys.stderr)
@@ -334,7 +399,7 @@ def main(engine, version, setup, simulate):
         case = json.load(f)
     result = {"engine": engine, "version": version, "case": case.get("case"), "runs": []}
     try:
-        mech = Mechanism(case["model"])
+        mech = Mechanism(case["model"], ignore_forces=bool(case.get("ignore_forces", False)))
     except CaseError as e:
         result["error"] = str(e)
         mech = None
@@ -342,9 +407,13 @@ def main(engine, version, setup, simulate):
         for k, variant in enumerate(case.get("variants", {}).get(engine, [])):
             name = variant.get("name", f"{engine}-{k}")
             print(f"  {engine} / {case.get('case')} / {name} ...", file=sys.stderr, flush=True)
-            r = run_variant(name, variant, lambda v: setup(mech, case, v), simulate, case)
+            if variant.get("per_call"):
+                r = run_per_call(name, variant, per_call, mech, case)
+            else:
+                r = run_variant(name, variant, lambda v: setup(mech, case, v), simulate, case)
             print(f"  {engine} / {case.get('case')} / {name}: {r.get('status')} "
-                  f"{r.get('median_s', '')} {r.get('reason', '')}", file=sys.stderr, flush=True)
+                  f"{r.get('median_s', '')}{r.get('per_call', '')} {r.get('reason', '')}",
+                  file=sys.stderr, flush=True)
             result["runs"].append(r)
     with open(sys.argv[2], "w") as f:
         json.dump(result, f, indent=1)

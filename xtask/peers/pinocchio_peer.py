@@ -8,6 +8,13 @@ proximal settings (or `aba` for trees), integrated by SciPy's `solve_ivp`
 Variant keys: name, method (a solve_ivp method, default DOP853), rtol, atol, mu
 (proximal regularisation, default 1e-12), kp, kd (Baumgarte corrector gains of the
 loop closures, default 0).
+
+A variant with `"per_call": true` times one `constraintDynamics` call (`aba` for a
+tree) instead of a run, for the per-RHS table: at `states` (default 20) states along
+its own trajectory (solve_ivp, the variant's method and rtol, over the case's
+horizon), by `common.time_per_call`: raw, the overhead of an empty Python call in the
+same loop, and raw minus overhead. The Python-to-C++ argument conversion of the call
+is not subtracted: the corrected time is an upper bound of the C++ time.
 """
 
 import math
@@ -17,7 +24,7 @@ import numpy as np
 import pinocchio as pin
 from scipy.integrate import solve_ivp
 
-from common import main, sample_times
+from common import main, sample_times, time_per_call
 
 
 def mem_available():
@@ -119,7 +126,8 @@ def setup(mech, case, variant):
             omega[k] = float((r @ w_local)[2])
         return pos, theta, vel, omega
 
-    return {"mech": mech, "model": model, "rhs": rhs, "poses": poses, "nv": nv, "variant": variant, "stats": {}}
+    return {"mech": mech, "model": model, "rhs": rhs, "accel": accel, "poses": poses, "nv": nv,
+            "variant": variant, "stats": {}}
 
 
 def simulate(built, rec):
@@ -139,6 +147,26 @@ def simulate(built, rec):
         rec.sample(t, *built["poses"](sol.y[:, k]))
 
 
+def per_call(mech, case, variant):
+    """`time_per_call` of the dynamics at states along the case's own trajectory."""
+    built = setup(mech, case, variant)
+    nv, n = built["nv"], int(variant.get("states", 20))
+    t_end = float(case["t_end"])
+    rtol = float(variant.get("rtol", 1e-8))
+    sol = solve_ivp(built["rhs"], (0.0, t_end), np.zeros(2 * nv), method=variant.get("method", "DOP853"),
+                    rtol=rtol, atol=float(variant.get("atol", rtol)), t_eval=np.linspace(0.0, t_end, n))
+    if sol.status != 0:
+        raise RuntimeError(f"solve_ivp: {sol.message}")
+    states = [(np.ascontiguousarray(sol.y[:nv, k]), np.ascontiguousarray(sol.y[nv:, k])) for k in range(sol.y.shape[1])]
+
+    def empty(q, v):
+        return None
+
+    out = time_per_call(built["accel"], empty, states)
+    out["trajectory_rhs_evals"] = int(sol.nfev)
+    return out
+
+
 def setup_with_case(mech, case, variant):
     built = setup(mech, case, variant)
     built["case"] = case
@@ -146,4 +174,4 @@ def setup_with_case(mech, case, variant):
 
 
 if __name__ == "__main__":
-    sys.exit(main("pinocchio", pin.__version__, setup_with_case, simulate))
+    sys.exit(main("pinocchio", pin.__version__, setup_with_case, simulate, per_call))

@@ -130,21 +130,40 @@ fn measure(
 /// Integration time / RHS count of short RK45 runs of `method` on `model` (the
 /// trajectory's wall time is the integration's: the front-end's set-up and the map
 /// from the absolute state are not in it; used only for front-ends without direct
-/// accelerations).
+/// accelerations): [`rk45_per_rhs_over`] at rtol = atol = 1e-6 over 1 ms.
 fn rk45_per_rhs(method: &Method, model: &Model) -> Result<Timing, String> {
-    let sim = mbs::Simulation::new(model.clone())
+    rk45_per_rhs_over(method, model, 1e-6, 1e-3, None)
+}
+
+/// Wall time / RHS evaluations \[s\] of repeated RK45 runs (rtol = atol = `tol`) of
+/// `method` on `model` from t = 0 to `t_end`, integrator work included; median, min
+/// and max over the runs. The trajectory's wall time is the integration's only (not
+/// the front-end's set-up); samples at the start and end only, guard off, on the
+/// calling thread's rayon pool. At least [`REPEATS`] runs unless they take more than
+/// [`RK45_BUDGET_S`] (then as many as fit, at least one), more while under 0.2 s.
+/// `max_steps` bounds a run whose steps collapse (it then fails with the facade's
+/// message).
+pub(crate) fn rk45_per_rhs_over(
+    method: &Method,
+    model: &Model,
+    tol: f64,
+    t_end: f64,
+    max_steps: Option<usize>,
+) -> Result<Timing, String> {
+    let mut sim = mbs::Simulation::new(model.clone())
         .method(method.clone())
         .integrator(IntegratorChoice::Rk45 {
-            rtol: 1e-6,
-            atol: 1e-6,
+            rtol: tol,
+            atol: tol,
         })
-        .t_end(1e-3)
+        .t_end(t_end)
         .sampling(Sampling::Intervals(1))
         .guard(false);
+    if let Some(n) = max_steps {
+        sim = sim.max_steps(n);
+    }
     let mut per_rhs = Vec::new();
     let start = Instant::now();
-    // at least REPEATS runs unless they take more than RK45_BUDGET_S (slow set-ups:
-    // then as many as fit, at least one), more while under 0.2 s
     let more =
         |k: usize, s: f64| k == 0 || (k < REPEATS && s < RK45_BUDGET_S) || (s < 0.2 && k < 100);
     while more(per_rhs.len(), start.elapsed().as_secs_f64()) {

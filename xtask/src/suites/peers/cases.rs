@@ -61,14 +61,15 @@ pub fn cases() -> Vec<Case> {
             target_phi: Some(1e-10),
         },
     ];
+    all.into_iter().filter(|c| wanted(&c.id)).collect()
+}
+
+/// Whether case `id` is wanted: every case, or those listed in `MBS_PEERS_CASES`
+/// (comma-separated ids; the per-RHS table's cases are filtered the same way).
+pub fn wanted(id: &str) -> bool {
     match std::env::var("MBS_PEERS_CASES") {
-        Ok(list) if !list.trim().is_empty() => {
-            let want: Vec<&str> = list.split(',').map(str::trim).collect();
-            all.into_iter()
-                .filter(|c| want.contains(&c.id.as_str()))
-                .collect()
-        }
-        _ => all,
+        Ok(list) if !list.trim().is_empty() => list.split(',').any(|w| w.trim() == id),
+        _ => true,
     }
 }
 
@@ -100,12 +101,9 @@ pub fn write_case_file(
     variants: &serde_json::Value,
     budget_s: f64,
 ) -> Result<PathBuf, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let model_json: serde_json::Value =
-        serde_json::from_str(&model.to_json_string()).map_err(|e| e.to_string())?;
     let file = json!({
         "case": case.id,
-        "model": model_json,
+        "model": model_json(model)?,
         "t_end": case.t_end,
         "t_sample": T_SAMPLE,
         "t_positions": T_POSITIONS,
@@ -113,8 +111,19 @@ pub fn write_case_file(
         "budget_s": budget_s,
         "variants": variants,
     });
-    let path = dir.join(format!("{}.json", case.id));
-    let text = serde_json::to_string_pretty(&file).map_err(|e| e.to_string())?;
+    write_json(dir, &case.id, &file)
+}
+
+/// The mbs model file of `model` as JSON (the `"model"` of a case file).
+pub fn model_json(model: &Model) -> Result<serde_json::Value, String> {
+    serde_json::from_str(&model.to_json_string()).map_err(|e| e.to_string())
+}
+
+/// Writes `file` as `<dir>/<id>.json` (creating `dir`); returns its path.
+pub fn write_json(dir: &Path, id: &str, file: &serde_json::Value) -> Result<PathBuf, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let path = dir.join(format!("{id}.json"));
+    let text = serde_json::to_string_pretty(file).map_err(|e| e.to_string())?;
     std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(path)
 }

@@ -8,11 +8,14 @@
 //! `target/peers-venv` and pip-installs the pinned peers the first time. A peer that
 //! cannot be installed or fails gives rows that say so; the suite never aborts.
 //! `MBS_PEERS_CASES=five-bar,chain-16` restricts the cases; the time limits (repeat
-//! budget, a peer run predicted too long) are in [`budget`].
+//! budget, a peer run predicted too long) are in [`budget`]. The table of µs per RHS
+//! beside Pinocchio's `constraintDynamics` on small closed loops ([`per_rhs`]) is
+//! measured too; `MBS_PEERS_PER_RHS=only` measures it alone, `=off` leaves it out.
 
 mod budget;
 mod cases;
 mod mbs_side;
+mod per_rhs;
 pub mod python;
 mod targets;
 
@@ -110,6 +113,18 @@ pub fn run(ctx: &mut Ctx) -> Suite {
         s.notes.push(format!("Peers not installed: {e}"));
     }
     let dir = ctx.dir.join("peers");
+    let per_rhs_mode = per_rhs::mode();
+    let mut per_rhs_table = per_rhs::table();
+    let per_rhs_data = (per_rhs_mode != per_rhs::Mode::Off).then(|| {
+        let py = python.as_ref().map(|p| p.as_path()).map_err(|e| e.as_str());
+        per_rhs::fill(&mut per_rhs_table, &dir, py, &mut ctx.errors)
+    });
+    if per_rhs_mode == per_rhs::Mode::Only {
+        s.tables.push(per_rhs_table);
+        s.data = serde_json::json!({ "per_rhs_table": per_rhs_data });
+        s.settle_status();
+        return s;
+    }
     let mut cmp = comparison_table();
     let mut cand = candidates_table();
     let mut tgt = targets::table();
@@ -385,6 +400,10 @@ pub fn run(ctx: &mut Ctx) -> Suite {
     cmp.note("Horizons: 10 s, except chain-1024: 1 s (the peers need minutes per simulated second at that size).");
     cmp.note("mbs times include the facade's work at each of the 101 output samples (energies, constraint norms and, for closed loops of at most 64 bodies, the singular values of Φ_q, which the facade computes at every sample even with the guard off; open trees have no singular configuration and skip it); the CPU time with samples at 0, 1 s and the end only (beside the configuration) is the method's own cost. The peers compute their energies and closure gaps at the same 101 samples.");
     s.tables.push(tgt);
+    if let Some(d) = per_rhs_data {
+        data.insert("per_rhs_table".into(), d);
+        s.tables.push(per_rhs_table);
+    }
     s.tables.push(cmp);
     s.tables.push(cand);
     s.data = data.into();

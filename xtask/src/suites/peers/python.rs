@@ -42,6 +42,37 @@ pub struct PeerRun {
     pub load_before: Option<f64>,
     #[serde(default)]
     pub stats: serde_json::Value,
+    /// Time per call of the engine's dynamics function (a `per_call` variant only).
+    #[serde(default)]
+    pub per_call: Option<PerCall>,
+}
+
+/// Time of one call of a peer's dynamics function (Pinocchio's `constraintDynamics`)
+/// at states along its own trajectory, from Python: median over timed batches.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct PerCall {
+    /// Median time per call of a batch \[µs\], the Python loop and call included.
+    pub raw_us: f64,
+    /// Median time per call of the same loop calling an empty Python function with
+    /// the same arguments \[µs\].
+    pub overhead_us: f64,
+    /// `raw_us - overhead_us` \[µs\].
+    pub corrected_us: f64,
+    /// Fastest and slowest batch, raw \[µs per call\].
+    #[serde(default)]
+    pub min_us: f64,
+    #[serde(default)]
+    pub max_us: f64,
+    #[serde(default)]
+    pub batches: usize,
+    #[serde(default)]
+    pub calls_per_batch: usize,
+    /// Distinct states the calls cycle through.
+    #[serde(default)]
+    pub states: usize,
+    /// Force elements of the model left out (their values do not change the cost).
+    #[serde(default)]
+    pub ignored: Vec<String>,
 }
 
 /// What a script reported for one case.
