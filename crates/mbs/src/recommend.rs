@@ -97,7 +97,7 @@ pub const RECOMMENDED: [(MechanismClass, &str, IntegratorKind); 4] = [
     (MechanismClass::Tree, "aba", IntegratorKind::Adams),
     (
         MechanismClass::SmallLoop,
-        "alf-dca-proj",
+        "alf-joint",
         IntegratorKind::Dop853,
     ),
     (MechanismClass::LargeLoop, "hdca", IntegratorKind::Rk45),
@@ -183,7 +183,7 @@ pub struct Recommendation {
 /// let model = mbs::builtin("five-bar")?;
 /// let r = mbs::recommend::recommend(&std::sync::Arc::new(model));
 /// assert_eq!(r.class, mbs::recommend::MechanismClass::SmallLoop);
-/// assert_eq!(r.method.name(), "alf-dca-proj");
+/// assert_eq!(r.method.name(), "alf-joint");
 /// # Ok::<(), mbs::Error>(())
 /// ```
 pub fn recommend(model: &Arc<Model>) -> Recommendation {

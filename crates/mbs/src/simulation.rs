@@ -414,8 +414,36 @@ impl Simulation {
 
     /// Runs the simulation, calling `progress` after every accepted step.
     pub fn run_with_progress(&self, progress: impl FnMut(Progress)) -> Result<Trajectory, Error> {
-        let mut fe = self.front_end()?;
+        let model = self.model_for_front_end()?;
+        let mut fe = crate::registry::build_front_end(self.get_method(), &model)?;
         self.run_front_end(fe.as_mut(), progress)
+    }
+
+    /// The model the method's front-end is built on: the model itself, or, when the
+    /// initial state had to be assembled ([`Simulation::assembled_initial`]), the
+    /// model with the assembled state as its initial configuration. The
+    /// joint-coordinate front-ends (`aba`, `alf-joint`, `hdca`) measure their joint
+    /// coordinates from the initial poses, so joints left open there would give
+    /// them a joint geometry other than the markers' and they refuse to start; the
+    /// other front-ends never read the initial poses and are unaffected.
+    fn model_for_front_end(&self) -> Result<Arc<Model>, Error> {
+        let (state, assembly) = self.assembled_initial()?;
+        if assembly.is_none() {
+            return Ok(self.model.clone());
+        }
+        let mut parts = self.model.to_parts();
+        for (b, body) in parts.bodies.iter_mut().enumerate() {
+            let e = state.euler_params(b);
+            body.initial = mbs_model::BodyInitial {
+                position: state.position(b),
+                orientation: e / e.norm(),
+                velocity: state.velocity(b),
+                omega: state.omega(b),
+            };
+        }
+        Model::from_parts(parts)
+            .map(Arc::new)
+            .map_err(|e| Error::InconsistentInitialState(e.to_string()))
     }
 
     /// Runs the simulation with a given front-end (e.g. a user's own [`FrontEnd`]).

@@ -9,7 +9,7 @@ use crate::error::HdcaError;
 pub enum AbaError {
     /// The model has a closed loop: the spanning tree cut this joint.
     #[error(
-        "joint '{joint}' ({kind}) closes a loop (it is a cut joint of the spanning tree): the articulated-body algorithm handles open trees only; use `hdca` or `alf-dca-proj` for closed loops"
+        "joint '{joint}' ({kind}) closes a loop (it is a cut joint of the spanning tree): the articulated-body algorithm handles open trees only; use `alf-joint` (small loops), `hdca` or `alf-dca-proj` for closed loops"
     )]
     ClosedLoop {
         /// The cut joint's name.
