@@ -10,17 +10,25 @@
 //! against the fastest run on each mechanism. The report then says, per class,
 //! whether [`RECOMMENDED`] agrees with that run's measurement.
 //!
-//! Measured for the table (quick mode, 2 cores): small closed loops (five-bar,
-//! singular N-four-bar, Bricard, Andrew's squeezer, spatial slider-crank):
-//! `alf-dca-proj` + DOP853 has the smallest worst case (2.6–3.0× the fastest accurate
-//! run of a mechanism, against 5.3–6.1× for `alf-dca-proj` + Adams, in two runs),
-//! while `hdca` is 6.7× slower on the N-four-bar through its singular
-//! configurations; the 64-body loop: `hdca` + RK45 3.9× faster than `alf-dca-proj`;
-//! the 16-link chain: `aba` + Adams, the O(n) articulated-body algorithm in joint
-//! coordinates, 10.6× faster than `hdca` + Adams (on the 256-link chain of the peers
-//! suite, 10 s: `aba` + DOP853 at 1e-8 reaches an energy error of 1e-6 J in ≈ 1.6 s,
-//! `hdca` + DOP853 needs rtol 1e-10 and ≈ 8–10 s). Open trees with time drivers
-//! (which `aba` and `hdca` refuse) fall back to `alf-dca-proj`.
+//! Measured for the table (full mode: tolerances 1e-3 … 1e-10, 2 s runs, 2 cores,
+//! 2026-11-29): on the small closed loops (five-bar, singular N-four-bar, Bricard,
+//! Andrew's squeezer, spatial slider-crank) `alf-joint` + Adams has the smallest
+//! worst case at a final position error of 1e-6 m (1.88× the fastest accurate run
+//! of a mechanism; `alf-joint` + DOP853 2.23×, the former default `alf-dca-proj` +
+//! DOP853 11.7×) and at 1e-8 m (1.35×; `alf-dca-proj` + Adams 7.8×). It holds down
+//! to 1e-8 m: at 1e-9 m `alf-joint` does not reach the target on the N-four-bar (its
+//! error levels off at 1.6e-9 m through the ten singular passes) and `alf-dca-proj` +
+//! DOP853 is the choice (4.5×) — name it for such accuracies. Before `alf-joint`
+//! (quick mode): `alf-dca-proj` + DOP853 2.6–3.0×, `hdca` 6.7× slower on the
+//! N-four-bar. The 64-body loop: `hdca` + RK45 3.9× faster than `alf-dca-proj` (in
+//! the full guide `alf-joint` + DOP853 is faster still at 1e-6 m, but it is dense
+//! in the joint velocities and took 194 s at 1e-9, so the large-loop default stays
+//! O(n)); the 16-link chain: `aba` + Adams, the O(n) articulated-body algorithm in
+//! joint coordinates, 10.6× faster than `hdca` + Adams (on the 256-link chain of the
+//! peers suite, 10 s: `aba` + DOP853 at 1e-8 reaches an energy error of 1e-6 J in
+//! ≈ 1.6 s, `hdca` + DOP853 needs rtol 1e-10 and ≈ 8–10 s). Open trees with time
+//! drivers (which `aba` and `hdca` refuse) fall back to `alf-dca-proj`; so do small
+//! loops with drivers, which `alf-joint` refuses.
 //!
 //! When the class's method cannot build the model (e.g. `hdca` refuses a joint
 //! kind), the next method of [`MechanismClass::candidates`] is taken and the
@@ -98,7 +106,7 @@ pub const RECOMMENDED: [(MechanismClass, &str, IntegratorKind); 4] = [
     (
         MechanismClass::SmallLoop,
         "alf-joint",
-        IntegratorKind::Dop853,
+        IntegratorKind::Adams,
     ),
     (MechanismClass::LargeLoop, "hdca", IntegratorKind::Rk45),
     (

@@ -420,26 +420,29 @@ impl Simulation {
     }
 
     /// The model the method's front-end is built on: the model itself, or, when the
-    /// initial state had to be assembled ([`Simulation::assembled_initial`]), the
-    /// model with the assembled state as its initial configuration. The
+    /// assembly of the initial state ([`Simulation::assembled_initial`]) moved a
+    /// body, the model with the assembled poses as its initial configuration. The
     /// joint-coordinate front-ends (`aba`, `alf-joint`, `hdca`) measure their joint
     /// coordinates from the initial poses, so joints left open there would give
     /// them a joint geometry other than the markers' and they refuse to start; the
-    /// other front-ends never read the initial poses and are unaffected.
+    /// other front-ends never read the initial poses and are unaffected. Initial
+    /// velocities stay the model's (an assembly that only corrects velocities
+    /// leaves the model as it is, and the front-ends' checks of them stand).
     fn model_for_front_end(&self) -> Result<Arc<Model>, Error> {
         let (state, assembly) = self.assembled_initial()?;
-        if assembly.is_none() {
+        let moved = |b: usize| {
+            let init = &self.model.bodies()[b].initial;
+            let e = state.euler_params(b);
+            state.position(b) != init.position || e / e.norm() != init.orientation
+        };
+        if assembly.is_none() || !(0..self.model.n_bodies()).any(moved) {
             return Ok(self.model.clone());
         }
         let mut parts = self.model.to_parts();
         for (b, body) in parts.bodies.iter_mut().enumerate() {
             let e = state.euler_params(b);
-            body.initial = mbs_model::BodyInitial {
-                position: state.position(b),
-                orientation: e / e.norm(),
-                velocity: state.velocity(b),
-                omega: state.omega(b),
-            };
+            body.initial.position = state.position(b);
+            body.initial.orientation = e / e.norm();
         }
         Model::from_parts(parts)
             .map(Arc::new)

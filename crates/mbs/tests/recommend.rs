@@ -49,7 +49,7 @@ fn a_method_that_cannot_build_the_model_is_passed_over_with_the_reason() {
 fn a_simulation_takes_the_recommendation_only_for_what_the_user_left_open() {
     let sim = Simulation::builtin("five-bar").unwrap();
     assert_eq!(sim.get_method().name(), "alf-joint");
-    assert!(matches!(sim.get_integrator(), IntegratorChoice::Dop853 { rtol, .. } if rtol == 1e-6));
+    assert!(matches!(sim.get_integrator(), IntegratorChoice::Adams { rtol, .. } if rtol == 1e-6));
     assert!(
         sim.method_reason()
             .is_some_and(|r| r.contains("closed loop"))
