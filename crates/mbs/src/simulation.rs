@@ -414,9 +414,10 @@ impl Simulation {
 
     /// Runs the simulation, calling `progress` after every accepted step.
     pub fn run_with_progress(&self, progress: impl FnMut(Progress)) -> Result<Trajectory, Error> {
-        let model = self.model_for_front_end()?;
+        let (initial, assembly) = self.assembled_initial()?;
+        let model = self.model_for_front_end(&initial, assembly.is_some())?;
         let mut fe = crate::registry::build_front_end(self.get_method(), &model)?;
-        self.run_front_end(fe.as_mut(), progress)
+        self.run_from(fe.as_mut(), initial, assembly, progress)
     }
 
     /// The model the method's front-end is built on: the model itself, or, when the
@@ -428,14 +429,13 @@ impl Simulation {
     /// other front-ends never read the initial poses and are unaffected. Initial
     /// velocities stay the model's (an assembly that only corrects velocities
     /// leaves the model as it is, and the front-ends' checks of them stand).
-    fn model_for_front_end(&self) -> Result<Arc<Model>, Error> {
-        let (state, assembly) = self.assembled_initial()?;
+    fn model_for_front_end(&self, state: &State, assembled: bool) -> Result<Arc<Model>, Error> {
         let moved = |b: usize| {
             let init = &self.model.bodies()[b].initial;
             let e = state.euler_params(b);
             state.position(b) != init.position || e / e.norm() != init.orientation
         };
-        if assembly.is_none() || !(0..self.model.n_bodies()).any(moved) {
+        if !assembled || !(0..self.model.n_bodies()).any(moved) {
             return Ok(self.model.clone());
         }
         let mut parts = self.model.to_parts();
@@ -453,10 +453,22 @@ impl Simulation {
     pub fn run_front_end(
         &self,
         front_end: &mut dyn FrontEnd,
+        progress: impl FnMut(Progress),
+    ) -> Result<Trajectory, Error> {
+        let (initial, assembly) = self.assembled_initial()?;
+        self.run_from(front_end, initial, assembly, progress)
+    }
+
+    /// [`Simulation::run_front_end`] from the (assembled) initial state and the
+    /// assembly's line.
+    fn run_from(
+        &self,
+        front_end: &mut dyn FrontEnd,
+        initial: State,
+        assembly: Option<String>,
         mut progress: impl FnMut(Progress),
     ) -> Result<Trajectory, Error> {
         let times = self.output_times()?;
-        let (initial, assembly) = self.assembled_initial()?;
         let spec = RunSpec {
             initial: &initial,
             integrator: self.get_integrator(),

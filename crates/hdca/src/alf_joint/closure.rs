@@ -23,6 +23,7 @@ use mbs_constraints::joints::{MarkerPair, evaluate_joint};
 use mbs_model::BodyRef;
 use nalgebra::{Vector3, Vector6};
 
+use super::dynamics::Need;
 use super::{JointAlf, JointAlfError};
 use crate::hdca::Hdca;
 use crate::joint::sv;
@@ -86,7 +87,9 @@ impl Cut {
 impl JointAlf {
     /// Φ, K and γ̂ of every cut joint (module docs), after the tree's poses, twists,
     /// bias accelerations A⁰ and the constraint library's frames at time `t`.
-    pub(super) fn closure_rows(&mut self, t: f64) -> Result<(), JointAlfError> {
+    /// With `Need::Geometry` γ̂ is left as it was.
+    pub(super) fn closure_rows(&mut self, t: f64, need: Need) -> Result<(), JointAlfError> {
+        let dynamics = need == Need::Dynamics;
         let n = self.n;
         let h = &self.aba.tree;
         let cols = &self.aba.cols;
@@ -124,7 +127,9 @@ impl JointAlf {
                     let lin = Vector3::new(jac[(r, 0)], jac[(r, 1)], jac[(r, 2)]);
                     let ang = Vector3::new(jac[(r, 3)], jac[(r, 4)], jac[(r, 5)]);
                     w[side] = sv(&lin, &(f.r.cross(&lin) + f.a * ang));
-                    g -= w[side].dot(&self.a0[id.0]) + lin.dot(&f.omega.cross(&f.rdot));
+                    if dynamics {
+                        g -= w[side].dot(&self.a0[id.0]) + lin.dot(&f.omega.cross(&f.rdot));
+                    }
                 }
                 w[2] = w[0] + w[1];
                 let krow = &mut self.k[row * n..(row + 1) * n];
@@ -132,7 +137,9 @@ impl JointAlf {
                     krow[c] = w[side].dot(&cols[c].h);
                 }
                 self.phi[row] = block.phi[r];
-                self.gamma[row] = g;
+                if dynamics {
+                    self.gamma[row] = g;
+                }
             }
         }
         Ok(())

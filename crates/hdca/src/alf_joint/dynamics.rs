@@ -38,8 +38,8 @@ pub(super) enum Need {
 
 impl JointAlf {
     /// Poses, twists, loads, A⁰, H, C and the closure rows at (t, q, u); q̇ into `qd`.
-    /// With `Need::Geometry` (projections) the loads and C are skipped: H, Φ and K
-    /// only (γ̂ then uses a stale A⁰ and is not meaningful).
+    /// With `Need::Geometry` (projections) the loads, C and γ̂ are skipped: H, Φ and
+    /// K only.
     pub(super) fn evaluate(
         &mut self,
         t: f64,
@@ -81,7 +81,9 @@ impl JointAlf {
             let jb = &h.joints[h.parent_joint[b]];
             for i in jb.u_off..jb.u_off + jb.nf {
                 let hi = cols[i].h;
-                self.bias[i] = hi.dot(&self.force[b]);
+                if dynamics {
+                    self.bias[i] = hi.dot(&self.force[b]);
+                }
                 let fi = self.composite[b] * hi;
                 let mut x = Some(b);
                 while let Some(xb) = x {
@@ -95,7 +97,7 @@ impl JointAlf {
                 }
             }
         }
-        self.closure_rows(t)
+        self.closure_rows(t, need)
     }
 
     /// L = H + α KᵀK factored in place in `lead` (lower triangle).
@@ -138,8 +140,7 @@ impl JointAlf {
     }
 
     /// u̇ by the multiplier iteration (module docs) into `ud`, after
-    /// [`JointAlf::evaluate`] and [`JointAlf::closure_rates`]; then every body's
-    /// spatial acceleration for [`crate::Aba::body_accelerations`].
+    /// [`JointAlf::evaluate`] and [`JointAlf::closure_rates`].
     pub(super) fn accelerations(&mut self, t: f64, ud: &mut [f64]) -> Result<(), JointAlfError> {
         let (n, m, alpha) = (self.n, self.m, self.alpha);
         let (mu, om) = (self.params.mu, self.params.omega);
@@ -183,7 +184,13 @@ impl JointAlf {
                 self.lambda[r] += alpha * (kx - self.gbar[r]);
             }
         }
-        // spatial accelerations A = A⁰_p + c + H⁰ u̇ (body_accelerations reads them)
+        Ok(())
+    }
+
+    /// Every body's spatial acceleration A = A⁰_p + c + H⁰ u̇ from the u̇ of the last
+    /// evaluation, for [`crate::Aba::body_accelerations`] (outputs only: the
+    /// right-hand side does not need them).
+    pub(super) fn spatial_accelerations(&mut self, ud: &[f64]) {
         let h = &self.aba.tree;
         for &b in &h.tree_order {
             let mut a = h.parent_body[b].map_or_else(Vector6::zeros, |p| self.aba.art[p].a);
@@ -194,6 +201,5 @@ impl JointAlf {
             }
             self.aba.art[b].a = a;
         }
-        Ok(())
     }
 }

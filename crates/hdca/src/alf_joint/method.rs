@@ -152,6 +152,7 @@ impl OdeFormulation for JointAlf {
         let mut dy = vec![0.0; y.len()];
         self.derivative(state.t, &y, &mut dy)
             .map_err(|e| FormulationError::failed(state.t, e.to_string()))?;
+        self.spatial_accelerations(&dy[self.n_coords()..]);
         let mut a6 = vec![0.0; 6 * state.n_bodies()];
         self.aba.body_accelerations(&mut a6);
         Ok(qdd_from_omega_dot(state, &a6))

@@ -195,11 +195,7 @@ impl JointAlf {
     /// Sets α from κ at y (α = κ tr H / ‖K‖²_F) when the parameters give κ.
     pub fn resolve_alpha(&mut self, t: f64, y: &[f64]) -> Result<f64, JointAlfError> {
         if let JointAlpha::Relative(kappa) = self.params.alpha {
-            let nq = self.n_coords();
-            let mut qd = std::mem::take(&mut self.qd);
-            let r = self.evaluate(t, &y[..nq], &y[nq..], &mut qd, Need::Dynamics);
-            self.qd = qd;
-            r?;
+            self.evaluate_state(t, y, Need::Dynamics)?;
             let trace_h: f64 = (0..self.n).map(|i| self.mass[i + self.n * i]).sum();
             let k2: f64 = self.k.iter().map(|x| x * x).sum();
             self.alpha = if k2 > 0.0 {
@@ -209,6 +205,16 @@ impl JointAlf {
             };
         }
         Ok(self.alpha)
+    }
+
+    /// [`JointAlf::evaluate`] at y = [q; u], q̇ into the front-end's own buffer (not
+    /// returned).
+    fn evaluate_state(&mut self, t: f64, y: &[f64], need: Need) -> Result<(), JointAlfError> {
+        let nq = self.n_coords();
+        let mut qd = std::mem::take(&mut self.qd);
+        let r = self.evaluate(t, &y[..nq], &y[nq..], &mut qd, need);
+        self.qd = qd;
+        r
     }
 
     /// y' = f(t, y) (the same as [`OdeSystem::rhs`], typed error).
@@ -245,13 +251,9 @@ impl JointAlf {
         phi: &mut [f64],
         phi_dot: &mut [f64],
     ) -> Result<(), JointAlfError> {
-        let nq = self.n_coords();
         self.aba.check_dim(y.len())?;
-        let mut qd = std::mem::take(&mut self.qd);
-        let r = self.evaluate(t, &y[..nq], &y[nq..], &mut qd, Need::Dynamics);
-        self.qd = qd;
-        r?;
-        self.closure_rates(&y[nq..]);
+        self.evaluate_state(t, y, Need::Dynamics)?;
+        self.closure_rates(&y[self.n_coords()..]);
         phi.copy_from_slice(&self.phi);
         phi_dot.copy_from_slice(&self.phi_dot);
         Ok(())

@@ -34,19 +34,6 @@ impl JointAlf {
     /// Projects y = [q; u] onto the closures (module docs); `Ok(true)` when it moved.
     pub(super) fn project_state(&mut self, t: f64, y: &mut [f64]) -> Result<bool, JointAlfError> {
         let nq = self.aba.n_coords();
-        let mut qd = std::mem::take(&mut self.qd);
-        let out = self.project_with(t, y, nq, &mut qd);
-        self.qd = qd;
-        out
-    }
-
-    fn project_with(
-        &mut self,
-        t: f64,
-        y: &mut [f64],
-        nq: usize,
-        qd: &mut [f64],
-    ) -> Result<bool, JointAlfError> {
         let _ = self.aba.tree.project(t, y);
         if self.m == 0 {
             return Ok(false);
@@ -56,8 +43,8 @@ impl JointAlf {
         let mut moved = false;
         let (mut prev, mut change) = (f64::INFINITY, 0.0);
         for it in 0..=MAX_POSITION_ITERATIONS {
-            let (q, u) = y.split_at_mut(nq);
-            self.evaluate(t, q, u, qd, Need::Geometry)?;
+            self.evaluate_state(t, y, Need::Geometry)?;
+            let q = &mut y[..nq];
             let (worst, viol) = self.worst_row();
             let scale = 1.0 + inf(q);
             // near a singular configuration the penalized correction contracts the
