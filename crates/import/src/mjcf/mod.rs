@@ -1,0 +1,14 @@
+//! MJCF (MuJoCo XML) parsing into a [`LinkGraph`].
+
+use std::path::Path;
+
+use crate::{ImportError, ImportOptions, LinkGraph};
+
+/// Parses the MJCF file at `path` into a link graph.
+pub fn parse(path: &Path, options: &ImportOptions) -> Result<LinkGraph, ImportError> {
+    let _ = options;
+    Err(ImportError::Unsupported {
+        element: path.display().to_string(),
+        reason: "MJCF import is not implemented yet".into(),
+    })
+}
