@@ -24,7 +24,7 @@ impl Tree {
         unique("link", graph.links.iter().map(|l| l.name.as_str()))?;
         unique("joint", graph.joints.iter().map(|j| j.name.as_str()))?;
         let n = graph.links.len();
-        let mut chain = vec![Vec::new(); n];
+        let mut chain: Vec<Vec<usize>> = vec![Vec::new(); n];
         let mut parent = vec![None; n];
         for (k, joint) in graph.joints.iter().enumerate() {
             let c = joint.child;
@@ -32,13 +32,13 @@ impl Tree {
                 element: format!("joint `{}`", joint.name),
                 target: format!("child link #{c}"),
             })?;
-            if let LinkRef::Link(p) = joint.parent {
-                if p >= n {
-                    return Err(ImportError::Missing {
-                        element: format!("joint `{}`", joint.name),
-                        target: format!("parent link #{p}"),
-                    });
-                }
+            if let LinkRef::Link(p) = joint.parent
+                && p >= n
+            {
+                return Err(ImportError::Missing {
+                    element: format!("joint `{}`", joint.name),
+                    target: format!("parent link #{p}"),
+                });
             }
             match parent[c] {
                 None => parent[c] = Some(joint.parent),
