@@ -13,6 +13,9 @@ pub enum Error {
     /// The model (built-in or file) is invalid or could not be read.
     #[error("model: {0}")]
     Model(#[from] mbs_model::ModelError),
+    /// A URDF or MJCF file that could not be imported (names the element and value).
+    #[error("import: {0}")]
+    Import(#[from] mbs_import::ImportError),
     /// A model name that is neither a built-in mechanism nor an existing file.
     #[error("unknown mechanism `{name}` (and no such file); built-in mechanisms: {valid}")]
     UnknownMechanism {
