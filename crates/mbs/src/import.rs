@@ -63,8 +63,11 @@ impl From<&ImportNote> for Note {
 
 impl std::fmt::Display for ImportReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let bodies: std::collections::BTreeSet<&str> =
-            self.links.iter().filter_map(|(_, b)| b.as_deref()).collect();
+        let bodies: std::collections::BTreeSet<&str> = self
+            .links
+            .iter()
+            .filter_map(|(_, b)| b.as_deref())
+            .collect();
         writeln!(
             f,
             "imported from {}: {} links → {} bodies",
@@ -75,7 +78,10 @@ impl std::fmt::Display for ImportReport {
         for (link, body) in &self.links {
             match body {
                 Some(b) if b != link => writeln!(f, "  link {link} → body {b}")?,
-                None => writeln!(f, "  link {link} → fixed to the world or folded into a joint")?,
+                None => writeln!(
+                    f,
+                    "  link {link} → fixed to the world or folded into a joint"
+                )?,
                 _ => {}
             }
         }
@@ -190,7 +196,10 @@ pub fn read_initial_file(
     let file: File = toml::from_str(&text).map_err(|e| Error::InvalidParameter {
         element: format!("initial values file `{}`", path.display()),
         parameter: "q0/v0".into(),
-        requirement: format!("must be TOML tables [q0] and [v0] of joint = number or [numbers] ({})", e.message()),
+        requirement: format!(
+            "must be TOML tables [q0] and [v0] of joint = number or [numbers] ({})",
+            e.message()
+        ),
         value: e.span().map(|s| text[s].to_string()).unwrap_or_default(),
     })?;
     let flat = |m: BTreeMap<String, Values>| {

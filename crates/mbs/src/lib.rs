@@ -89,8 +89,8 @@ pub use frontend::{
 };
 pub use guard::SingularPass;
 pub use import::{ImportReport, LoadedModel, load_model_with};
-pub use mbs_import::ImportOptions;
 pub use integrator::{INTEGRATOR_NAMES, IntegratorChoice, IntegratorRequest};
+pub use mbs_import::ImportOptions;
 pub use mbs_model::{Layout, Model, State};
 pub use method::{
     AlphaScale, DEFAULT_EPSILON_KAPPA, DEFAULT_KAPPA, EpsilonScale, Method, names as method_names,

@@ -215,15 +215,15 @@ impl Common {
             h: self.h,
         };
         let loaded = self.import.load(&self.model)?;
-        if let Some(report) = &loaded.import {
-            if !report.notes.is_empty() {
-                eprintln!(
-                    "note: {} element(s) of {} not honoured (limits, friction, …): `mbs check {}` lists them",
-                    report.notes.len(),
-                    self.model,
-                    self.model
-                );
-            }
+        if let Some(report) = &loaded.import
+            && !report.notes.is_empty()
+        {
+            eprintln!(
+                "note: {} element(s) of {} not honoured (limits, friction, …): `mbs check {}` lists them",
+                report.notes.len(),
+                self.model,
+                self.model
+            );
         }
         let sim = Simulation::new(loaded.model)
             .choose(method, &integrator)?
@@ -279,9 +279,15 @@ fn run(cli: Cli) -> Result<u8, Error> {
             if json {
                 let mut value = serde_json::to_value(&report).unwrap_or_default();
                 if let (Some(map), Some(imp)) = (value.as_object_mut(), &loaded.import) {
-                    map.insert("import".into(), serde_json::to_value(imp).unwrap_or_default());
+                    map.insert(
+                        "import".into(),
+                        serde_json::to_value(imp).unwrap_or_default(),
+                    );
                 }
-                outln!("{}", serde_json::to_string_pretty(&value).unwrap_or_default());
+                outln!(
+                    "{}",
+                    serde_json::to_string_pretty(&value).unwrap_or_default()
+                );
             } else {
                 out!("{report}");
                 if let Some(imp) = &loaded.import {
