@@ -27,7 +27,8 @@ impl MeshSearch<'_> {
     /// The file `uri` names, if it exists.
     pub(super) fn resolve(&self, uri: &str) -> Option<PathBuf> {
         if let Some(rest) = uri.strip_prefix("package://") {
-            let (package, inner) = rest.split_once('/')?;
+            // `package:///pkg/...` (an extra slash) occurs in real files
+            let (package, inner) = rest.trim_start_matches('/').split_once('/')?;
             let from_path = self
                 .package_path
                 .iter()
