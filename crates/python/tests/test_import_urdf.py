@@ -1,0 +1,188 @@
+"""URDF import against Pinocchio on robots of example-robot-data.
+
+For each robot, at a nonzero initial state (the same joint positions and velocities,
+by joint name, to both codes):
+
+(a) the degrees of freedom of the imported model equal Pinocchio's ``model.nv``
+    (``buildModelFromUrdf`` without a root joint: the root link is fixed);
+(b) ``mbs.joint_space_dynamics`` equals Pinocchio's ``crba`` (symmetrised) and
+    ``nle`` (+ the URDF joint damping D v, which mbs imports as dampers and
+    Pinocchio's ``nle`` leaves out) to 1e-10 relative (∞-norm of the difference over
+    the ∞-norm of Pinocchio's), after permuting by joint name;
+(c) after 1 s of motion under gravity, the centre of mass of every moving body
+    (URDF links rigidly attached to a joint's child merged, as Pinocchio merges them
+    into the joint's inertia) agrees to 1e-6 m: mbs ``aba`` + DOP853 at
+    rtol = atol = 1e-11 against Pinocchio's ``aba`` (τ = −D v) integrated by SciPy's
+    DOP853 at rtol = atol = 1e-12.
+
+URDF files and Pinocchio are pinned in ``crates/python/requirements.txt``
+(``example-robot-data==6.0.0``, ``pin==4.1.0``).
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import time
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import mbs
+
+pin = pytest.importorskip("pinocchio", reason="pin==4.1.0 is in crates/python/requirements.txt")
+scipy_integrate = pytest.importorskip("scipy.integrate")
+
+
+def _robots_dir() -> Path:
+    dist = importlib.metadata.distribution("example-robot-data")
+    return Path(dist.locate_file("cmeel.prefix/share/example-robot-data/robots"))
+
+
+ROBOTS = {
+    "ur5": "ur_description/urdf/ur5_robot.urdf",
+    "panda": "panda_description/urdf/panda.urdf",
+    "kinova": "kinova_description/robots/kinova.urdf",
+    "solo12": "solo_description/robots/solo12.urdf",
+    "baxter": "baxter_description/urdf/baxter.urdf",
+    "talos_reduced": "talos_data/robots/talos_reduced.urdf",
+    "z1": "z1_description/urdf/z1.urdf",
+    "xarm7": "xarm_description/urdf/xarm7.urdf",
+}
+
+H_TOL = 1e-10
+C_TOL = 1e-10
+POSITION_TOL = 1e-6
+
+
+def _initial_state(model) -> "tuple[dict, dict]":
+    """Joint positions and velocities by joint name, deterministic in the robot name:
+    positions inside the URDF limits (their middle half; ±0.8 rad without limits),
+    velocities ±1 rad/s (±0.05 m/s for prismatic joints)."""
+    rng = np.random.default_rng(zlib.crc32(model.name.encode()))
+    q0, v0 = {}, {}
+    for j in range(1, model.njoints):
+        name, jm = model.names[j], model.joints[j]
+        lo = model.lowerPositionLimit[jm.idx_q]
+        hi = model.upperPositionLimit[jm.idx_q]
+        prismatic = jm.shortname().startswith("JointModelP")
+        if jm.nq == 1 and np.isfinite(lo) and np.isfinite(hi) and hi > lo:
+            q0[name] = float(lo + (hi - lo) * rng.uniform(0.25, 0.75))
+        else:
+            q0[name] = float(rng.uniform(-0.8, 0.8))
+        v0[name] = float(rng.uniform(-1.0, 1.0) * (0.05 if prismatic else 1.0))
+    return q0, v0
+
+
+class PinocchioRobot:
+    """Pinocchio's model of a URDF (fixed root) in joint angles θ (one per joint:
+    continuous joints' (cos θ, sin θ) built from θ), with the URDF damping."""
+
+    def __init__(self, path: Path) -> None:
+        self.model = pin.buildModelFromUrdf(str(path))
+        self.data = self.model.createData()
+        m = self.model
+        for j in range(1, m.njoints):
+            assert m.joints[j].nv == 1, f"{m.names[j]}: only 1-DOF joints here"
+        self.names = [m.names[j] for j in range(1, m.njoints)]
+
+    def q(self, theta: np.ndarray) -> np.ndarray:
+        m = self.model
+        q = pin.neutral(m)
+        for j in range(1, m.njoints):
+            jm = m.joints[j]
+            a = theta[jm.idx_v]
+            if jm.nq == 2:
+                q[jm.idx_q : jm.idx_q + 2] = (np.cos(a), np.sin(a))
+            else:
+                q[jm.idx_q] = a
+        return q
+
+    def vectors(self, by_name: dict) -> np.ndarray:
+        x = np.zeros(self.model.nv)
+        for j in range(1, self.model.njoints):
+            x[self.model.joints[j].idx_v] = by_name[self.model.names[j]]
+        return x
+
+    def mass_and_bias(self, theta, v):
+        q = self.q(theta)
+        h = pin.crba(self.model, self.data, q)
+        h = np.triu(h) + np.triu(h, 1).T
+        c = pin.nle(self.model, self.data, q, v) + self.model.damping * v
+        return h, c
+
+    def rhs(self, _t, x):
+        n = self.model.nv
+        theta, v = x[:n], x[n:]
+        a = pin.aba(self.model, self.data, self.q(theta), v, -self.model.damping * v)
+        return np.concatenate([v, a])
+
+    def centres_of_mass(self, theta) -> dict:
+        """Per joint name: the world position of the centre of mass of the joint's
+        body (its links merged)."""
+        m, d = self.model, self.data
+        pin.forwardKinematics(m, d, self.q(theta))
+        return {m.names[j]: d.oMi[j].act(m.inertias[j].lever) for j in range(1, m.njoints)}
+
+
+def _child_bodies(model: "mbs.Model") -> dict:
+    """Per joint name: the body of its `marker_j` (the child)."""
+    return {
+        j["name"]: model.marker(j["marker_j"])["body"] for j in model.data.get("joints", [])
+    }
+
+
+def _load(name: str):
+    path = _robots_dir() / ROBOTS[name]
+    robot = PinocchioRobot(path)
+    q0, v0 = _initial_state(robot.model)
+    model = mbs.load(str(path), q0=q0, v0=v0)
+    return path, robot, q0, v0, model
+
+
+@pytest.mark.parametrize("name", list(ROBOTS))
+def test_urdf_against_pinocchio(name):
+    started = time.perf_counter()
+    path, robot, q0, v0, model = _load(name)
+    m = robot.model
+
+    # (a) degrees of freedom
+    report = model.check()
+    assert report["dof"] == m.nv, f"{name}: mbs DOF {report['dof']} vs Pinocchio nv {m.nv}"
+
+    # (b) H and C at the initial state, permuted by joint name
+    js = mbs.joint_space_dynamics(model)
+    assert sorted(js.names) == sorted(robot.names), f"{name}: joint names differ"
+    perm = [m.joints[m.getJointId(n)].idx_v for n in js.names]
+    theta0, v = robot.vectors(q0), robot.vectors(v0)
+    np.testing.assert_allclose(js.v, v[perm], rtol=0, atol=1e-12)
+    h_pin, c_pin = robot.mass_and_bias(theta0, v)
+    h_pin, c_pin = h_pin[np.ix_(perm, perm)], c_pin[perm]
+    h_err = np.abs(js.H - h_pin).max() / np.abs(h_pin).max()
+    c_err = np.abs(js.C - c_pin).max() / np.abs(c_pin).max()
+    assert h_err < H_TOL, f"{name}: H relative difference {h_err:.2e}"
+    assert c_err < C_TOL, f"{name}: C relative difference {c_err:.2e}"
+
+    # (c) 1 s of motion
+    children = _child_bodies(model)
+    traj = mbs.simulate(model, "aba", "dop853:rtol=1e-11:atol=1e-11", t_end=1.0, samples=2)
+    assert traj.failure is None, f"{name}: {traj.failure}"
+    sol = scipy_integrate.solve_ivp(
+        robot.rhs, (0.0, 1.0), np.concatenate([theta0, v]), method="DOP853",
+        rtol=1e-12, atol=1e-12,
+    )
+    assert sol.success, sol.message
+    for k, theta in ((0, theta0), (-1, sol.y[: m.nv, -1])):
+        coms = robot.centres_of_mass(theta)
+        worst = 0.0
+        for joint, com in coms.items():
+            b = traj.body_names.index(children[joint])
+            worst = max(worst, float(np.linalg.norm(traj.position[k, b] - com)))
+        tol = 1e-12 if k == 0 else POSITION_TOL
+        assert worst < tol, f"{name}: centre-of-mass difference {worst:.2e} m at t = {traj.t[k]}"
+    elapsed = time.perf_counter() - started
+    print(
+        f"{name}: dof {m.nv}, H {h_err:.1e}, C {c_err:.1e}, t=1 position {worst:.1e} m, "
+        f"{elapsed:.1f} s"
+    )
