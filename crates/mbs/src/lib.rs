@@ -61,6 +61,7 @@ mod energy_balance;
 mod error;
 mod frontend;
 mod guard;
+pub mod import;
 mod integrator;
 pub mod joints;
 pub mod manifest;
@@ -87,8 +88,13 @@ pub use frontend::{
     SAMPLE_LAYOUT, Sample, SampleSink,
 };
 pub use guard::SingularPass;
+pub use import::{ImportReport, LoadedModel, load_model_with};
 pub use integrator::{INTEGRATOR_NAMES, IntegratorChoice, IntegratorRequest};
+<<<<<<< HEAD
 pub use mbs_hdca::{JointDofs, JointSpaceDynamics, joint_space_dynamics};
+=======
+pub use mbs_import::ImportOptions;
+>>>>>>> main
 pub use mbs_model::{Layout, Model, State};
 pub use method::{
     AlphaScale, DEFAULT_EPSILON_KAPPA, DEFAULT_KAPPA, EpsilonScale, Method, names as method_names,
