@@ -90,11 +90,8 @@ pub use frontend::{
 pub use guard::SingularPass;
 pub use import::{ImportReport, LoadedModel, load_model_with};
 pub use integrator::{INTEGRATOR_NAMES, IntegratorChoice, IntegratorRequest};
-<<<<<<< HEAD
 pub use mbs_hdca::{JointDofs, JointSpaceDynamics, joint_space_dynamics};
-=======
 pub use mbs_import::ImportOptions;
->>>>>>> main
 pub use mbs_model::{Layout, Model, State};
 pub use method::{
     AlphaScale, DEFAULT_EPSILON_KAPPA, DEFAULT_KAPPA, EpsilonScale, Method, names as method_names,
