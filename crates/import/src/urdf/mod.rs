@@ -173,5 +173,7 @@ pub fn parse_str(
         closures: Vec::new(),
         world_visuals,
         notes,
+        // URDF has no initial joint positions of its own
+        q0: Default::default(),
     })
 }
