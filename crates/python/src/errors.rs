@@ -24,7 +24,9 @@ pub fn to_py(py: Python<'_>, e: Error) -> PyErr {
         Error::Model(_)
         | Error::Import(_)
         | Error::UnknownMechanism { .. }
-        | Error::InconsistentInitialState(_) => ModelError::new_err(message),
+        | Error::InconsistentInitialState(_) => {
+            ModelError::new_err(message)
+        }
         Error::UnknownMethod { .. }
         | Error::UnknownIntegrator { .. }
         | Error::InvalidParameter { .. }
