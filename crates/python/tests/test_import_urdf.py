@@ -203,6 +203,115 @@ def test_urdf_against_pinocchio(name):
     )
 
 
+
+def _quat_rate(quat_xyzw: np.ndarray, omega_body: np.ndarray) -> np.ndarray:
+    """d/dt of a unit quaternion (x, y, z, w) turning at body angular velocity ω:
+    ½ q ⊗ (ω, 0)."""
+    x, y, z, w = quat_xyzw
+    wx, wy, wz = omega_body
+    return 0.5 * np.array(
+        [
+            w * wx + y * wz - z * wy,
+            w * wy + z * wx - x * wz,
+            w * wz + x * wy - y * wx,
+            -x * wx - y * wy - z * wz,
+        ]
+    )
+
+
+@pytest.mark.parametrize("name", ["solo12", "talos_reduced"])
+def test_floating_base_against_pinocchio(name):
+    """``floating_base=True`` against Pinocchio's free-flyer root: DOF, and every
+    body's centre of mass after 1 s of free fall with moving joints (≤ 1e-6 m)."""
+    started = time.perf_counter()
+    path = _robots_dir() / ROBOTS[name]
+    m = pin.buildModelFromUrdf(str(path), pin.JointModelFreeFlyer())
+    d = m.createData()
+    fixed = PinocchioRobot(path)
+    q_joints, v_joints = _initial_state(fixed.model)
+    rng = np.random.default_rng(7)
+    # the root: position, orientation (unit quaternion), body-frame twist
+    quat = pin.Quaternion(pin.utils.rpyToMatrix(*rng.uniform(-0.5, 0.5, 3)))
+    r0, v_body, w_body = rng.uniform(-1, 1, 3), rng.uniform(-1, 1, 3), rng.uniform(-1, 1, 3)
+    q = pin.neutral(m)
+    q[:3], q[3:7] = r0, quat.coeffs()
+    v = np.zeros(m.nv)
+    v[:6] = np.concatenate([v_body, w_body])
+    for j in range(2, m.njoints):
+        jm, n = m.joints[j], m.names[j]
+        if jm.nq == 2:
+            q[jm.idx_q : jm.idx_q + 2] = (np.cos(q_joints[n]), np.sin(q_joints[n]))
+        else:
+            q[jm.idx_q] = q_joints[n]
+        v[jm.idx_v] = v_joints[n]
+    rot = quat.toRotationMatrix()
+    # mbs: position, quaternion (w, x, y, z); linear velocity in world axes, ω in the
+    # child frame (ImportOptions::v0)
+    c = quat.coeffs()
+    q0 = dict(q_joints, **{"root_joint": [*r0, c[3], c[0], c[1], c[2]]})
+    v0 = dict(v_joints, **{"root_joint": [*(rot @ v_body), *w_body]})
+    model = mbs.load(str(path), q0=q0, v0=v0, floating_base=True)
+    report = model.check()
+    assert report["grubler_mobility"] == m.nv, f"{name}: DOF {report['grubler_mobility']} vs {m.nv}"
+
+    # the same damping on both sides (the joints' damping the import keeps; none on
+    # the root); Pinocchio's joint j ≥ 2 is the fixed-base model's joint j − 1
+    fixed.same_damping_as(model)
+    damping = np.zeros(m.nv)
+    for j in range(2, m.njoints):
+        damping[m.joints[j].idx_v] = fixed.damping[fixed.model.joints[j - 1].idx_v]
+
+    def rhs(_t, x):
+        """Pinocchio's aba in (q, v), the free-flyer's q̇ by hand."""
+        qq, vv = x[: m.nq].copy(), x[m.nq :]
+        qq[3:7] /= np.linalg.norm(qq[3:7])
+        qd = np.zeros(m.nq)
+        qd[:3] = pin.Quaternion(qq[3:7]).toRotationMatrix() @ vv[:3]
+        qd[3:7] = _quat_rate(qq[3:7], vv[3:6])
+        for j in range(2, m.njoints):
+            jm = m.joints[j]
+            if jm.nq == 2:
+                cs, sn = qq[jm.idx_q], qq[jm.idx_q + 1]
+                qd[jm.idx_q : jm.idx_q + 2] = (-sn * vv[jm.idx_v], cs * vv[jm.idx_v])
+            else:
+                qd[jm.idx_q] = vv[jm.idx_v]
+        return np.concatenate([qd, pin.aba(m, d, qq, vv, -damping * vv)])
+
+    sol = scipy_integrate.solve_ivp(
+        rhs, (0.0, 1.0), np.concatenate([q, v]), method="DOP853", rtol=1e-12, atol=1e-12
+    )
+    assert sol.success, sol.message
+    traj = mbs.simulate(model, "aba", "dop853:rtol=1e-11:atol=1e-11", t_end=1.0, samples=2)
+    assert traj.failure is None, f"{name}: {traj.failure}"
+    children = _child_bodies(model)
+    worst, travel = 0.0, 0.0
+    for k, x in ((0, np.concatenate([q, v])), (-1, sol.y[:, -1])):
+        qq = x[: m.nq].copy()
+        qq[3:7] /= np.linalg.norm(qq[3:7])
+        pin.forwardKinematics(m, d, qq)
+        worst = 0.0
+        for j in range(1, m.njoints):
+            body = children[m.names[j]] if j > 1 else _root_body(model, children)
+            b = traj.body_names.index(body)
+            com = d.oMi[j].act(m.inertias[j].lever)
+            worst = max(worst, float(np.linalg.norm(traj.position[k, b] - com)))
+            travel = max(travel, float(np.linalg.norm(traj.position[-1, b] - traj.position[0, b])))
+        tol = 1e-12 if k == 0 else POSITION_TOL
+        assert worst < tol, f"{name}: centre-of-mass difference {worst:.2e} m at t = {traj.t[k]}"
+    assert travel > 1.0, f"{name}: free fall moved the bodies only {travel:.2e} m"
+    print(
+        f"{name} floating: dof {m.nv}, t=1 position {worst:.1e} m (largest travel "
+        f"{travel:.2f} m), {time.perf_counter() - started:.1f} s"
+    )
+
+
+def _root_body(model: "mbs.Model", children: dict) -> str:
+    """The body that is no joint's child (the free-floating root)."""
+    child_bodies = set(children.values())
+    roots = [b for b in model.body_names if b not in child_bodies]
+    assert len(roots) == 1, roots
+    return roots[0]
+
 # Robots of example-robot-data 6.0.0 that are not imported, with the reason (each
 # refusal names the element and the value; checked so that a change is noticed).
 REFUSED = {
