@@ -207,7 +207,7 @@ fn several_roots_and_duplicates() {
     ));
     assert!(m.contains("joint `j`") && m.contains("unique"), "{m}");
     let (_, m) = message("");
-    assert!(m.contains("a <link>"), "{m}");
+    assert!(m.contains("robot `r`") && m.contains("at least one <link>"), "{m}");
 }
 
 #[test]

@@ -81,10 +81,12 @@ pub(super) fn tree(robot: &urdf_rs::Robot) -> Result<Tree, ImportError> {
     let root = match roots.as_slice() {
         [r] => *r,
         [] if robot.links.is_empty() => {
-            return Err(ImportError::Missing {
-                element: format!("robot `{}`", robot.name),
-                target: "a <link>".into(),
-            });
+            return Err(invalid(
+                &format!("robot `{}`", robot.name),
+                "links",
+                "none",
+                "must be at least one <link>",
+            ));
         }
         [] => return Err(cycle(robot, &parent_joint, 0)),
         _ => {
