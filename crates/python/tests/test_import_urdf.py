@@ -50,6 +50,8 @@ ROBOTS = {
     "talos_reduced": "talos_data/robots/talos_reduced.urdf",
     "z1": "z1_description/urdf/z1.urdf",
     "xarm7": "xarm_description/urdf/xarm7.urdf",
+    # <mimic> joints (one naming a joint the file lacks): independent joints in both
+    "alex_psyonic_hands": "alex_description/urdf/alex_psyonic_hands.urdf",
 }
 
 H_TOL = 1e-10
@@ -323,8 +325,6 @@ REFUSED = {
     "romeo": ("romeo_description/urdf/romeo.urdf", "has no mass"),
     # principal moments that violate J1 + J2 >= J3 after merging fixed links
     "romeo_small": ("romeo_description/urdf/romeo_small.urdf", "triangle inequality"),
-    # <mimic joint="index_q1"> names a joint the file does not have
-    "alex_psyonic_hands": ("alex_description/urdf/alex_psyonic_hands.urdf", "which does not exist"),
 }
 
 

@@ -19,7 +19,8 @@
 //!   and the path), a joint naming a link that does not exist
 //!   ([`ImportError::Missing`]), negative mass, non-finite numbers, an inertia that is
 //!   not positive semi-definite, a zero axis, duplicate names, a link with two parent
-//!   joints, a cycle or several roots, a `<mimic>` of a joint that does not exist ([`ImportError::InvalidValue`]).
+//!   joints, a cycle or several roots. A `<mimic>` of a joint that does not exist is
+//!   dropped with a note ([`ImportError::InvalidValue`]).
 
 mod inertial;
 mod joint;
@@ -154,14 +155,22 @@ pub fn parse_str(
         )?);
     }
 
-    for j in &joints {
+    // a <mimic> of a joint the file does not have (it happens in published files;
+    // urdfdom and Pinocchio without mimic support load them): dropped, with a note
+    let names: std::collections::HashSet<String> = joints.iter().map(|j| j.name.clone()).collect();
+    for j in &mut joints {
         if let Some(m) = &j.mimic
-            && !joints.iter().any(|o| o.name == m.joint)
+            && !names.contains(&m.joint)
         {
-            return Err(ImportError::Missing {
-                element: format!("joint `{}` mimic", j.name),
-                target: format!("joint `{}`", m.joint),
+            notes.push(ImportNote {
+                element: format!("joint `{}`", j.name),
+                note: format!(
+                    "<mimic joint=\"{}\"> names a joint that does not exist: ignored, the \
+                     joint moves freely",
+                    m.joint
+                ),
             });
+            j.mimic = None;
         }
     }
 
