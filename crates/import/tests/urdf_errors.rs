@@ -40,7 +40,37 @@ fn malformed_xml_names_the_file() {
     let e = urdf::parse(&path, &ImportOptions::default()).unwrap_err();
     assert!(matches!(e, ImportError::Syntax { .. }), "{e:?}");
     let m = e.to_string();
-    assert!(m.contains("malformed.urdf") && m.contains("URDF:"), "{m}");
+    // the XML reader's message, with the place: `<link>` opened on line 3 is closed
+    // by `</robot>` on line 4
+    assert!(
+        m.contains("malformed.urdf") && m.contains("XML:") && m.contains("</robot>"),
+        "{m}"
+    );
+    assert!(m.contains("line 4"), "{m}");
+}
+
+#[test]
+fn well_formed_xml_that_is_not_urdf_names_the_file() {
+    // <link> without a name: urdf-rs's message
+    let e = parse_text("<robot name=\"r\"><link/></robot>").unwrap_err();
+    assert!(matches!(e, ImportError::Syntax { .. }), "{e:?}");
+    let m = e.to_string();
+    assert!(
+        m.contains("test.urdf") && m.contains("URDF:") && m.contains("name"),
+        "{m}"
+    );
+}
+
+#[test]
+fn absurd_nesting_is_refused_not_a_stack_overflow() {
+    let n = 200_000;
+    let text = format!(
+        "<robot name=\"deep\"><link name=\"a\"/>{}{}</robot>",
+        "<x>".repeat(n),
+        "</x>".repeat(n)
+    );
+    let m = parse_text(&text).unwrap_err().to_string();
+    assert!(m.contains("nested deeper than 64"), "{m}");
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! URDF parsing into a [`LinkGraph`] (spec: wiki.ros.org/urdf/XML; elements in the
-//! submodules' docs). The XML is read by urdf-rs; a light scan (`scan`) adds what it
-//! drops.
+//! submodules' docs). A light roxmltree scan (`scan`) checks that the file is
+//! well-formed XML of reasonable depth and collects what urdf-rs drops; urdf-rs reads
+//! the URDF.
 //!
 //! - Links → [`crate::Link`]: `<inertial>` → [`crate::Inertial`] (inertia rotated into
 //!   link axes), no `<inertial>` → `None`; `<visual>` → [`crate::Visual`] with meshes
@@ -15,8 +16,8 @@
 //!   world: fixed (Pinocchio's `buildModel` without a root joint), or floating with
 //!   [`crate::ImportOptions::floating_base`] (Gazebo, Pinocchio with a free-flyer).
 //! - Gravity (0, 0, −9.81) m/s² (URDF has none; ROS's z-up convention).
-//! - Errors, never panics: malformed XML ([`ImportError::Syntax`], urdf-rs's message
-//!   and the path), a joint naming a link that does not exist
+//! - Errors, never panics: malformed XML ([`ImportError::Syntax`]: the path and
+//!   roxmltree's message with line and column, or urdf-rs's for malformed URDF), a joint naming a link that does not exist
 //!   ([`ImportError::Missing`]), negative mass, non-finite numbers, an inertia that is
 //!   not positive semi-definite, a zero axis, duplicate names, a link with two parent
 //!   joints, a cycle or several roots. A `<mimic>` of a joint that does not exist is
@@ -68,8 +69,9 @@ pub fn parse_str(
         path: path.to_path_buf(),
         message,
     };
-    let robot = urdf_rs::read_from_string(text).map_err(|e| syntax(format!("URDF: {e}")))?;
+    // well-formed and not absurdly deep first (urdf-rs's reader recurses), then URDF
     let scan = scan::scan(text).map_err(|e| syntax(format!("XML: {e}")))?;
+    let robot = urdf_rs::read_from_string(text).map_err(|e| syntax(format!("URDF: {e}")))?;
     let tree = tree::tree(&robot)?;
     let search = visual::MeshSearch {
         dir,
