@@ -68,6 +68,31 @@ pub(crate) fn two_points(
     )
 }
 
+/// A prismatic or cylindrical joint's translation s = zᵢ·(Pⱼ − Pᵢ), its rate
+/// ṡ = zᵢ·(Ṗⱼ − Ṗᵢ) + (ωᵢ × zᵢ)·(Pⱼ − Pᵢ), the axis zᵢ and the point Pⱼ (global).
+pub(crate) fn joint_translation(
+    model: &Model,
+    frames: &[BodyFrame],
+    ground: &BodyFrame,
+    joint: mbs_model::JointId,
+) -> (f64, f64, Vector3<f64>, Vector3<f64>) {
+    let jt = model.joint(joint);
+    let (mi, mj) = (model.marker(jt.marker_i), model.marker(jt.marker_j));
+    let (fi, fj) = (
+        frame_of(frames, ground, mi.body),
+        frame_of(frames, ground, mj.body),
+    );
+    let (pi, pj, vi, vj) = two_points(mi, mj, fi, fj);
+    let zi = fi.a * mi.z_axis();
+    let d = pj - pi;
+    (
+        zi.dot(&d),
+        zi.dot(&(vj - vi)) + fi.omega.cross(&zi).dot(&d),
+        zi,
+        pj,
+    )
+}
+
 /// The global vector of a point force or torque with components `comp(t)` in `frame`,
 /// at marker `mk` on body frame `fr`.
 pub(crate) fn load_vector(
@@ -206,6 +231,26 @@ impl Workspace {
                     let tau = -stiffness * dev - damping * theta_dot + actuator.value(t);
                     add_torque(loads, frames, mj.body, tau * zi);
                     add_torque(loads, frames, mi.body, -tau * zi);
+                }
+                ForceElement::PrismaticSpringDamper {
+                    joint,
+                    stiffness,
+                    damping,
+                    free_length,
+                    actuator,
+                    ..
+                } => {
+                    let (s, s_dot, zi, pj) = joint_translation(model, frames, ground, *joint);
+                    let dev = s - free_length;
+                    v += 0.5 * stiffness * dev * dev;
+                    let f = -stiffness * dev - damping * s_dot + actuator.value(t);
+                    let jt = model.joint(*joint);
+                    let (bi, bj) = (
+                        model.marker(jt.marker_i).body,
+                        model.marker(jt.marker_j).body,
+                    );
+                    add_force(loads, frames, bj, f * zi, pj);
+                    add_force(loads, frames, bi, -f * zi, pj);
                 }
             }
         }

@@ -108,6 +108,17 @@ impl Workspace {
                     p.damping -= damping * theta_dot * theta_dot;
                     p.applied += actuator.value(t) * theta_dot;
                 }
+                ForceElement::PrismaticSpringDamper {
+                    joint,
+                    damping,
+                    actuator,
+                    ..
+                } => {
+                    let (_, s_dot, _, _) =
+                        crate::forces::joint_translation(model, frames, ground, *joint);
+                    p.damping -= damping * s_dot * s_dot;
+                    p.applied += actuator.value(t) * s_dot;
+                }
             }
         }
         p

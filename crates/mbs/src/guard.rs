@@ -95,6 +95,9 @@ pub fn conserves_energy(model: &Model) -> bool {
             }
             | ForceElement::RotationalSpringDamper {
                 damping, actuator, ..
+            }
+            | ForceElement::PrismaticSpringDamper {
+                damping, actuator, ..
             } => *damping == 0.0 && actuator.is_zero(),
             ForceElement::UnilateralSpring { damping, .. } => *damping == 0.0,
         })

@@ -82,6 +82,25 @@ pub enum ForceElement {
         #[serde(default)]
         actuator: TimeFunction,
     },
+    /// Translational spring–damper–actuator along the axis of a prismatic or
+    /// cylindrical joint (a URDF/MJCF slide joint's damping and stiffness): force on
+    /// body j along zᵢ at Pⱼ, f = −k (s − s₀) − c ṡ + f_a(t), the opposite on body i at
+    /// the same point, with s = zᵢ·(Pⱼ − Pᵢ) as in `DriverKind::JointTranslation`.
+    PrismaticSpringDamper {
+        /// Unique name.
+        name: String,
+        /// The prismatic or cylindrical joint whose translation s is used.
+        joint: JointId,
+        /// Stiffness k ≥ 0.
+        stiffness: f64,
+        /// Damping c ≥ 0.
+        damping: f64,
+        /// Free translation s₀.
+        free_length: f64,
+        /// Actuator force f_a(t).
+        #[serde(default)]
+        actuator: TimeFunction,
+    },
     /// A compression-only spring–damper between two marker origins (a tire): it pushes
     /// the ends apart with f = k (l₀ − l) − c l̇ while l < l₀ and f > 0, else exerts
     /// nothing.
@@ -109,6 +128,7 @@ impl ForceElement {
             | ForceElement::Torque { name, .. }
             | ForceElement::SpringDamper { name, .. }
             | ForceElement::RotationalSpringDamper { name, .. }
+            | ForceElement::PrismaticSpringDamper { name, .. }
             | ForceElement::UnilateralSpring { name, .. } => name,
         }
     }

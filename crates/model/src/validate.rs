@@ -403,6 +403,31 @@ fn validate_force(parts: &ModelParts, f: &ForceElement) -> Result<(), ModelError
             parameter(&element, "free_angle", "finite", *free_angle, true)?;
             finite_fns(&[actuator])
         }
+        ForceElement::PrismaticSpringDamper {
+            joint,
+            stiffness,
+            damping,
+            free_length,
+            actuator,
+            ..
+        } => {
+            match joint_kind(parts, &element, *joint)? {
+                JointKind::Prismatic | JointKind::Cylindrical => {}
+                k => {
+                    return Err(ModelError::Unsupported {
+                        element,
+                        reason: format!(
+                            "a prismatic spring needs a prismatic or cylindrical joint, not {}",
+                            k.label()
+                        ),
+                    });
+                }
+            }
+            nonneg("stiffness", *stiffness)?;
+            nonneg("damping", *damping)?;
+            parameter(&element, "free_length", "finite", *free_length, true)?;
+            finite_fns(&[actuator])
+        }
         ForceElement::UnilateralSpring {
             marker_i,
             marker_j,

@@ -107,16 +107,28 @@ pub fn build(graph: &LinkGraph, options: &ImportOptions) -> Result<Imported, Imp
                 }
                 let passive = group.joints.iter().map(|&k| &graph.joints[k].dynamics);
                 match single.map(|k| &graph.joints[k]) {
-                    Some(j) if kind == JointKind::Revolute => {
+                    Some(j) if matches!(kind, JointKind::Revolute | JointKind::Prismatic) => {
                         let d = &j.dynamics;
                         if d.damping != 0.0 || d.stiffness != 0.0 {
-                            b.force(ForceElement::RotationalSpringDamper {
-                                name: format!("{name}.passive"),
-                                joint: joint_id,
-                                stiffness: d.stiffness,
-                                damping: d.damping,
-                                free_angle: d.spring_ref,
-                                actuator: TimeFunction::default(),
+                            let name = format!("{name}.passive");
+                            b.force(if kind == JointKind::Revolute {
+                                ForceElement::RotationalSpringDamper {
+                                    name,
+                                    joint: joint_id,
+                                    stiffness: d.stiffness,
+                                    damping: d.damping,
+                                    free_angle: d.spring_ref,
+                                    actuator: TimeFunction::default(),
+                                }
+                            } else {
+                                ForceElement::PrismaticSpringDamper {
+                                    name,
+                                    joint: joint_id,
+                                    stiffness: d.stiffness,
+                                    damping: d.damping,
+                                    free_length: d.spring_ref,
+                                    actuator: TimeFunction::default(),
+                                }
                             });
                         }
                     }
@@ -127,7 +139,7 @@ pub fn build(graph: &LinkGraph, options: &ImportOptions) -> Result<Imported, Imp
                                     element: format!("joint `{}`", graph.joints[k].name),
                                     note: format!(
                                         "damping {} and stiffness {} ignored: mbs applies them \
-                                         to single revolute joints only",
+                                         to single revolute and prismatic joints only",
                                         d.damping, d.stiffness
                                     ),
                                 });

@@ -234,6 +234,21 @@ pub(crate) fn file_to_parts(file: &ModelFile) -> Result<ModelParts, ModelError> 
                 free_angle: *free_angle,
                 actuator: function_from_spec(actuator),
             },
+            ForceSpec::PrismaticSpringDamper {
+                name,
+                joint: j,
+                stiffness,
+                damping,
+                free_length,
+                actuator,
+            } => ForceElement::PrismaticSpringDamper {
+                name: name.clone(),
+                joint: joint(&element, j)?,
+                stiffness: *stiffness,
+                damping: *damping,
+                free_length: *free_length,
+                actuator: function_from_spec(actuator),
+            },
             ForceSpec::UnilateralSpring {
                 name,
                 marker_i,
@@ -394,6 +409,7 @@ fn force_name(f: &ForceSpec) -> &str {
         | ForceSpec::Torque { name, .. }
         | ForceSpec::SpringDamper { name, .. }
         | ForceSpec::RotationalSpringDamper { name, .. }
+        | ForceSpec::PrismaticSpringDamper { name, .. }
         | ForceSpec::UnilateralSpring { name, .. } => name,
     }
 }
@@ -630,6 +646,21 @@ fn force_to_spec(
             stiffness: *stiffness,
             damping: *damping,
             free_angle: *free_angle,
+            actuator: function_to_spec(actuator),
+        },
+        ForceElement::PrismaticSpringDamper {
+            name,
+            joint,
+            stiffness,
+            damping,
+            free_length,
+            actuator,
+        } => ForceSpec::PrismaticSpringDamper {
+            name: name.clone(),
+            joint: joint_name(*joint),
+            stiffness: *stiffness,
+            damping: *damping,
+            free_length: *free_length,
             actuator: function_to_spec(actuator),
         },
         ForceElement::UnilateralSpring {

@@ -294,6 +294,17 @@ pub(crate) enum ForceSpec {
         #[serde(default, skip_serializing_if = "is_zero_fn")]
         actuator: FunctionSpec,
     },
+    PrismaticSpringDamper {
+        name: String,
+        joint: String,
+        stiffness: f64,
+        #[serde(default)]
+        damping: f64,
+        #[serde(default)]
+        free_length: f64,
+        #[serde(default, skip_serializing_if = "is_zero_fn")]
+        actuator: FunctionSpec,
+    },
     UnilateralSpring {
         name: String,
         marker_i: String,
