@@ -137,7 +137,12 @@ pub(crate) fn read_equalities(
                     }
                 };
             if link_a == link_b {
-                return Err(invalid(e, "body2", "", "must differ from body1"));
+                return Err(invalid(
+                    e,
+                    "body2",
+                    e.attr("body2").or(e.attr("site2")).unwrap_or("(world)"),
+                    "must be another body than body1",
+                ));
             }
             closures.push(LoopClosure {
                 name,
