@@ -26,6 +26,7 @@
 //!
 //! Units are SI (m, kg, rad, N, N·m, s), angles already converted by the parsers.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use nalgebra::{Isometry3, Matrix3, Unit, Vector3};
@@ -59,6 +60,12 @@ pub struct LinkGraph {
     /// What the source holds that the import does not honour, by name (URDF
     /// transmissions, gazebo tags, MJCF contacts, tendons, actuators, sensors, …).
     pub notes: Vec<ImportNote>,
+    /// The source's own initial joint positions by joint name, in the layout of
+    /// [`crate::ImportOptions::q0`] (MJCF: `ref` of hinges and slides, i.e. `qpos0`,
+    /// with the parser folding R(axis, −ref) or T(−ref·axis) into the joint's
+    /// `origin` so that q = ref gives the pose written in the file; URDF: none). [`crate::ImportOptions::q0`] overrides them; joints in neither
+    /// start at q = 0 (identity for ball and floating joints).
+    pub q0: BTreeMap<String, Vec<f64>>,
 }
 
 /// A rigid link.

@@ -15,8 +15,8 @@ mod options;
 
 pub use error::ImportError;
 pub use graph::{
-    ClosureKind, GraphJoint, ImportNote, Inertial, JointDynamics, JointLimit, JointMotion,
-    Link, LinkGraph, LinkRef, LoopClosure, Mimic, Visual, VisualGeometry,
+    ClosureKind, GraphJoint, ImportNote, Inertial, JointDynamics, JointLimit, JointMotion, Link,
+    LinkGraph, LinkRef, LoopClosure, Mimic, Visual, VisualGeometry,
 };
 pub use options::ImportOptions;
 

@@ -13,6 +13,9 @@ pub enum Error {
     /// The model (built-in or file) is invalid or could not be read.
     #[error("model: {0}")]
     Model(#[from] mbs_model::ModelError),
+    /// A URDF or MJCF file that could not be imported (names the element and value).
+    #[error("import: {0}")]
+    Import(Box<mbs_import::ImportError>),
     /// A model name that is neither a built-in mechanism nor an existing file.
     #[error("unknown mechanism `{name}` (and no such file); built-in mechanisms: {valid}")]
     UnknownMechanism {
@@ -109,6 +112,12 @@ pub struct SimulationFailure {
     pub error: FrontEndError,
     /// The samples recorded before the failure (with derived quantities).
     pub trajectory: Trajectory,
+}
+
+impl From<mbs_import::ImportError> for Error {
+    fn from(e: mbs_import::ImportError) -> Self {
+        Error::Import(Box::new(e))
+    }
 }
 
 impl Error {

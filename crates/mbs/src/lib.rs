@@ -61,6 +61,7 @@ mod energy_balance;
 mod error;
 mod frontend;
 mod guard;
+pub mod import;
 mod integrator;
 pub mod joints;
 pub mod manifest;
@@ -87,7 +88,9 @@ pub use frontend::{
     SAMPLE_LAYOUT, Sample, SampleSink,
 };
 pub use guard::SingularPass;
+pub use import::{ImportReport, LoadedModel, load_model_with};
 pub use integrator::{INTEGRATOR_NAMES, IntegratorChoice, IntegratorRequest};
+pub use mbs_import::ImportOptions;
 pub use mbs_model::{Layout, Model, State};
 pub use method::{
     AlphaScale, DEFAULT_EPSILON_KAPPA, DEFAULT_KAPPA, EpsilonScale, Method, names as method_names,

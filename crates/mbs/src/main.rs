@@ -65,8 +65,11 @@ enum Command {
     /// initial consistency. Exit status 1 when the initial state violates the
     /// constraints (or they cannot be evaluated), 2 when the model is invalid.
     Check {
-        /// A built-in mechanism, a generator spec (`chain:n=256`) or a model file (.json or .toml).
+        /// A built-in mechanism, a generator spec (`chain:n=256`), a model file (.json or
+        /// .toml) or a URDF/MJCF file (.urdf, .xml).
         model: String,
+        #[command(flatten)]
+        import: ImportArgs,
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
@@ -122,10 +125,50 @@ enum Command {
     },
 }
 
+/// Initial joint values and search paths of a URDF or MJCF import.
+#[derive(Args, Debug)]
+struct ImportArgs {
+    /// URDF/MJCF: initial joint positions by joint name, e.g. `shoulder=0.3,elbow=-0.7`
+    /// (a ball or floating joint takes its values in a row: `base=0,0,1,1,0,0,0`).
+    #[arg(long, value_name = "JOINT=VALUE,…")]
+    q0: Option<String>,
+    /// URDF/MJCF: initial joint velocities by joint name, as `--q0`.
+    #[arg(long, value_name = "JOINT=VALUE,…")]
+    v0: Option<String>,
+    /// URDF/MJCF: a TOML file with tables `[q0]` and `[v0]` of `joint = value` or
+    /// `joint = [values]` (`--q0`/`--v0` override it joint by joint).
+    #[arg(long, value_name = "FILE")]
+    initial: Option<PathBuf>,
+    /// URDF/MJCF: a directory searched for `package://NAME/…` meshes (as DIR/NAME/…);
+    /// repeatable.
+    #[arg(long, value_name = "DIR")]
+    package_path: Vec<PathBuf>,
+    /// URDF: attach the root link with a floating joint instead of fixing it to the world.
+    #[arg(long)]
+    floating_base: bool,
+}
+
+impl ImportArgs {
+    /// The model of `spec` with these import options.
+    fn load(&self, spec: &str) -> Result<mbs::LoadedModel, Error> {
+        let options = mbs::import::options_from(
+            self.q0.as_deref(),
+            self.v0.as_deref(),
+            self.initial.as_deref(),
+            &self.package_path,
+            self.floating_base,
+        )?;
+        mbs::load_model_with(spec, &options)
+    }
+}
+
 #[derive(Args, Debug)]
 struct Common {
-    /// A built-in mechanism, a generator spec (`chain:n=256`) or a model file (.json or .toml).
+    /// A built-in mechanism, a generator spec (`chain:n=256`), a model file (.json or
+    /// .toml) or a URDF/MJCF file (.urdf, .xml).
     model: String,
+    #[command(flatten)]
+    import: ImportArgs,
     /// Integrator: rk45, rk23, dop853, adams, midpoint, trapezoidal, central-difference, staggered.
     /// Default: rk45 when a method is named, else the recommended method's integrator.
     #[arg(long, short = 'i')]
@@ -171,7 +214,18 @@ impl Common {
             atol: self.atol,
             h: self.h,
         };
-        let sim = Simulation::load(&self.model)?
+        let loaded = self.import.load(&self.model)?;
+        if let Some(report) = &loaded.import
+            && !report.notes.is_empty()
+        {
+            eprintln!(
+                "note: {} element(s) of {} not honoured (limits, friction, …): `mbs check {}` lists them",
+                report.notes.len(),
+                self.model,
+                self.model
+            );
+        }
+        let sim = Simulation::new(loaded.model)
             .choose(method, &integrator)?
             .t_end(self.t_end)
             .samples(self.samples)
@@ -215,16 +269,30 @@ fn run(cli: Cli) -> Result<u8, Error> {
             }
             Ok(0)
         }
-        Command::Check { model, json } => {
-            let m = mbs::load_model(&model)?;
-            let report = mbs::check(&m);
+        Command::Check {
+            model,
+            import,
+            json,
+        } => {
+            let loaded = import.load(&model)?;
+            let report = mbs::check(&loaded.model);
             if json {
+                let mut value = serde_json::to_value(&report).unwrap_or_default();
+                if let (Some(map), Some(imp)) = (value.as_object_mut(), &loaded.import) {
+                    map.insert(
+                        "import".into(),
+                        serde_json::to_value(imp).unwrap_or_default(),
+                    );
+                }
                 outln!(
                     "{}",
-                    serde_json::to_string_pretty(&report).unwrap_or_default()
+                    serde_json::to_string_pretty(&value).unwrap_or_default()
                 );
             } else {
                 out!("{report}");
+                if let Some(imp) = &loaded.import {
+                    out!("{imp}");
+                }
             }
             // Exit status 1: the model is valid but its initial state is not
             // consistent or cannot be evaluated.

@@ -126,11 +126,16 @@ fn generator_error(e: GeneratorError) -> Error {
     }
 }
 
-/// A model from a built-in name, a generator spec or a model file path (`.json` or
-/// `.toml`). An existing file, or a name with one of those extensions, is read as a
-/// file; anything else is a built-in name or generator spec.
+/// A model from a built-in name, a generator spec, a model file path (`.json` or
+/// `.toml`) or a URDF/MJCF file (`.urdf`, `.xml`, `.mjcf`; imported with the
+/// defaults of [`crate::ImportOptions`], see [`crate::load_model_with`] for initial
+/// joint values). An existing file, or a name with one of those extensions, is read as
+/// a file; anything else is a built-in name or generator spec.
 pub fn load_model(spec: &str) -> Result<Model, Error> {
     let path = Path::new(spec);
+    if crate::import::is_import(spec) {
+        return Ok(crate::import::load_model_with(spec, &Default::default())?.model);
+    }
     if let Some(format) = FileFormat::from_path(path).filter(|_| !named::is_generator_spec(spec)) {
         // bounded: a regular file of at most 1 GiB, refused before reading otherwise
         let text = mbs_model::read_model_file(path)?;

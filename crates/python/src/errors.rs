@@ -21,7 +21,10 @@ pyo3::import_exception!(mbs._errors, SimulationError);
 pub fn to_py(py: Python<'_>, e: Error) -> PyErr {
     let message = e.to_string();
     match e {
-        Error::Model(_) | Error::UnknownMechanism { .. } | Error::InconsistentInitialState(_) => {
+        Error::Model(_)
+        | Error::Import(_)
+        | Error::UnknownMechanism { .. }
+        | Error::InconsistentInitialState(_) => {
             ModelError::new_err(message)
         }
         Error::UnknownMethod { .. }

@@ -13,6 +13,7 @@
 //! ([`run`]).
 
 mod errors;
+mod import;
 mod raw;
 mod run;
 
@@ -23,6 +24,7 @@ use pyo3::prelude::*;
 fn _mbs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(run::load_model, m)?)?;
+    m.add_function(wrap_pyfunction!(import::load_model_with, m)?)?;
     m.add_function(wrap_pyfunction!(run::validate_model, m)?)?;
     m.add_function(wrap_pyfunction!(run::check_model, m)?)?;
     m.add_function(wrap_pyfunction!(run::parse_method, m)?)?;

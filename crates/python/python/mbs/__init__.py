@@ -29,11 +29,18 @@ __all__ = [
     "builtins",
     "grid",
     "integrators",
+    "load",
     "methods",
     "sample",
     "simulate",
     "sweep",
 ]
+
+
+def load(spec, **options) -> Model:
+    """:meth:`Model.load`: a built-in name, a model file, or a URDF/MJCF file with
+    ``q0``, ``v0``, ``package_path`` and ``floating_base``."""
+    return Model.load(spec, **options)
 
 
 def builtins() -> "list[tuple[str, str]]":

@@ -34,6 +34,16 @@ def simulate(
 def load_model(spec: str) -> str:
     """A built-in mechanism name or a .json/.toml model file, as model JSON."""
 
+def load_model_with(
+    spec: str,
+    q0: Optional[Dict[str, List[float]]] = None,
+    v0: Optional[Dict[str, List[float]]] = None,
+    package_path: Optional[List[str]] = None,
+    floating_base: bool = False,
+) -> Tuple[str, Optional[str]]:
+    """A model spec or URDF/MJCF file with initial joint values: (model JSON, import
+    report JSON or None)."""
+
 def validate_model(model_json: str) -> str:
     """Reads and validates model JSON; returns the model as ``mbs`` writes it."""
 

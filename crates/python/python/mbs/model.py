@@ -55,6 +55,13 @@ def _parse_path(path: str) -> List[Union[str, Tuple[str]]]:
     return out
 
 
+def _joint_values(values: Optional[Mapping[str, Any]]) -> Optional[Dict[str, List[float]]]:
+    """Joint name → list of floats (a single number becomes a one-element list)."""
+    if values is None:
+        return None
+    return {str(k): [float(x) for x in (v if isinstance(v, (list, tuple)) else [v])] for k, v in values.items()}
+
+
 class Model:
     """A multibody model, held as a dict in the JSON model-file schema.
 
@@ -76,10 +83,37 @@ class Model:
     # -- construction ---------------------------------------------------------------
 
     @classmethod
-    def load(cls, spec: Union[str, "os.PathLike[str]"]) -> "Model":
-        """A built-in mechanism name (``mbs.builtins()``) or a ``.json``/``.toml`` model
-        file; ``ModelError`` with the CLI's message otherwise."""
-        return cls(json.loads(_mbs.load_model(os.fspath(spec))))
+    def load(
+        cls,
+        spec: Union[str, "os.PathLike[str]"],
+        *,
+        q0: Optional[Mapping[str, Any]] = None,
+        v0: Optional[Mapping[str, Any]] = None,
+        package_path: Optional[Sequence[Union[str, "os.PathLike[str]"]]] = None,
+        floating_base: bool = False,
+    ) -> "Model":
+        """A built-in mechanism name (``mbs.builtins()``), a ``.json``/``.toml`` model
+        file, or a URDF (``.urdf``) or MJCF (``.xml``) file; ``ModelError`` with the
+        CLI's message otherwise.
+
+        For URDF and MJCF: `q0` and `v0` map joint names to initial positions and
+        velocities (a number, or a list for ball and floating joints, as ``mbs run
+        --q0``); `package_path` lists directories searched for ``package://`` meshes;
+        `floating_base` attaches a URDF's root with a floating joint. The import's
+        report (link → body map, what is not honoured) is :attr:`import_report`."""
+        paths = None if package_path is None else [os.fspath(p) for p in package_path]
+        text, report = _mbs.load_model_with(
+            os.fspath(spec), _joint_values(q0), _joint_values(v0), paths, floating_base
+        )
+        model = cls(json.loads(text))
+        model._import_report = None if report is None else json.loads(report)
+        return model
+
+    @property
+    def import_report(self) -> Optional[Dict[str, Any]]:
+        """For a model loaded from URDF or MJCF: ``{"format", "links": [[link, body or
+        None], …], "notes": [{"element", "note"}, …]}``; else ``None``."""
+        return getattr(self, "_import_report", None)
 
     @classmethod
     def builtin(cls, name: str) -> "Model":
