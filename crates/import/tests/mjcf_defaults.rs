@@ -15,7 +15,7 @@ use nalgebra::Vector3;
 #[test]
 fn joints_take_their_class_defaults() {
     let m = parse_data("defaults.xml");
-    let g = &m.graph;
+    let g = &m;
     let j0 = joint(g, "j0");
     assert_eq!(j0.dynamics.damping, 0.5);
     assert_eq!(j0.dynamics.stiffness, 0.0);
@@ -39,7 +39,7 @@ fn joints_take_their_class_defaults() {
 #[test]
 fn geoms_take_type_size_density_and_colour_from_their_classes() {
     let m = parse_data("defaults.xml");
-    let g = &m.graph;
+    let g = &m;
     // base: a box of main, density 500
     let base = link(g, "base");
     assert_relative_eq!(
@@ -118,7 +118,7 @@ fn a_frame_composes_its_pose_and_childclass() {
             <body name="c" pos="0 1 0"><geom size="0.1"/></body>
           </frame></body></worldbody></mujoco>"#,
     );
-    let b = link(&m.graph, "b");
+    let b = link(&m, "b");
     assert_eq!(
         b.visuals[0].geometry,
         VisualGeometry::Sphere { radius: 0.5 }

@@ -6,14 +6,11 @@
 mod mjcf_common;
 
 use approx::assert_relative_eq;
-use mbs_import::{ClosureKind, LinkRef, LoopClosure};
+use mbs_import::{ClosureKind, LinkGraph, LinkRef, LoopClosure};
 use mjcf_common::{error_of, parse_data, parse_ok, world_poses};
 use nalgebra::{Isometry3, Quaternion, Translation3, UnitQuaternion, Vector3};
 
-fn world_frames(
-    m: &mbs_import::mjcf::MjcfModel,
-    c: &LoopClosure,
-) -> (Isometry3<f64>, Isometry3<f64>) {
+fn world_frames(m: &LinkGraph, c: &LoopClosure) -> (Isometry3<f64>, Isometry3<f64>) {
     let x = world_poses(m, &[]);
     let at = |l: LinkRef| match l {
         LinkRef::World => Isometry3::identity(),
@@ -25,8 +22,8 @@ fn world_frames(
 #[test]
 fn the_fourbar_closes_at_the_coupler_end() {
     let m = parse_data("fourbar.xml");
-    assert_eq!(m.graph.closures.len(), 1);
-    let c = &m.graph.closures[0];
+    assert_eq!(m.closures.len(), 1);
+    let c = &m.closures[0];
     assert_eq!(c.name, "C");
     assert_eq!(c.kind, ClosureKind::Point);
     let (a, b) = world_frames(&m, c);
@@ -47,7 +44,7 @@ fn the_fourbar_closes_at_the_coupler_end() {
 #[test]
 fn the_spatial_linkage_closes_at_its_sites() {
     let m = parse_data("spatial_rusr.xml");
-    let c = &m.graph.closures[0];
+    let c = &m.closures[0];
     assert_eq!(c.kind, ClosureKind::Point);
     let (a, b) = world_frames(&m, c);
     assert_relative_eq!(a.to_homogeneous(), b.to_homogeneous(), epsilon = 1e-15);
@@ -67,7 +64,7 @@ fn weld_relpose_is_body2_in_body1_and_defaults_to_the_file_pose() {
             <weld name="world" body1="b"/>
           </equality></mujoco>"#,
     );
-    let given = &m.graph.closures[0];
+    let given = &m.closures[0];
     assert_eq!(given.kind, ClosureKind::Weld);
     // frame_a = relpose · frame_b, frame_b = the anchor in body2
     let rel = Isometry3::from_parts(
@@ -83,10 +80,10 @@ fn weld_relpose_is_body2_in_body1_and_defaults_to_the_file_pose() {
         (rel * given.frame_b).to_homogeneous(),
         epsilon = 1e-15
     );
-    let file = &m.graph.closures[1];
+    let file = &m.closures[1];
     let (a, b) = world_frames(&m, file);
     assert_relative_eq!(a.to_homogeneous(), b.to_homogeneous(), epsilon = 1e-15);
-    let world = &m.graph.closures[2];
+    let world = &m.closures[2];
     assert_eq!(world.link_b, LinkRef::World);
     let (a, b) = world_frames(&m, world);
     assert_relative_eq!(a.to_homogeneous(), b.to_homogeneous(), epsilon = 1e-15);
@@ -108,9 +105,8 @@ fn inactive_and_other_equalities_are_noted_not_dropped() {
           <tendon><fixed name="t"><joint joint="ja" coef="1"/></fixed></tendon>
           <keyframe><key name="home" qpos="0 0"/></keyframe></mujoco>"#,
     );
-    assert!(m.graph.closures.is_empty());
+    assert!(m.closures.is_empty());
     let notes: Vec<String> = m
-        .graph
         .notes
         .iter()
         .map(|n| format!("{}: {}", n.element, n.note))

@@ -104,7 +104,7 @@ fn includes_that_are_missing_or_circular_are_named() {
             ("b.xml", r#"<mujoco><include file="a.xml"/></mujoco>"#),
         ],
     );
-    let e = mbs_import::mjcf::read(&path, &Default::default())
+    let e = mbs_import::mjcf::parse(&path, &Default::default())
         .unwrap_err()
         .to_string();
     assert!(e.contains("a.xml") && e.contains("cycle"), "{e}");

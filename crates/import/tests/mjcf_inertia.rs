@@ -14,7 +14,7 @@ use nalgebra::{Matrix3, Rotation3, Vector3};
 
 fn inertial(body: &str) -> Inertial {
     let m = parse_data("primitives.xml");
-    link(&m.graph, body).inertial.clone().unwrap()
+    link(&m, body).inertial.clone().unwrap()
 }
 
 fn check(i: &Inertial, mass: f64, com: Vector3<f64>, inertia: Matrix3<f64>) {
@@ -114,7 +114,7 @@ fn capsule_from_to_lies_between_its_points() {
         Matrix3::from_diagonal(&Vector3::new(d.z, d.x, d.y)),
     );
     let model = parse_data("primitives.xml");
-    let v = &link(&model.graph, "capsule_fromto").visuals[0];
+    let v = &link(&model, "capsule_fromto").visuals[0];
     assert_eq!(
         v.geometry,
         mbs_import::VisualGeometry::Capsule {
@@ -168,21 +168,21 @@ fn explicit_inertial_is_rotated_into_body_axes() {
           <body name="z"><inertial pos="0 0 0" mass="0" diaginertia="0 0 0"/></body>
         </worldbody></mujoco>"#,
     );
-    let d = link(&m.graph, "d").inertial.clone().unwrap();
+    let d = link(&m, "d").inertial.clone().unwrap();
     let r = Rotation3::from_axis_angle(&Vector3::z_axis(), PI / 2.0);
     let want =
         r.matrix() * Matrix3::from_diagonal(&Vector3::new(1.0, 2.0, 3.0)) * r.matrix().transpose();
     check(&d, 2.0, Vector3::new(1.0, 2.0, 3.0), want);
     assert_relative_eq!(d.inertia[(0, 0)], 2.0, epsilon = 1e-14);
     // fullinertia: ixx iyy izz ixy ixz iyz; the geom gives no mass (auto)
-    let f = link(&m.graph, "f").inertial.clone().unwrap();
+    let f = link(&m, "f").inertial.clone().unwrap();
     check(
         &f,
         2.0,
         Vector3::zeros(),
         Matrix3::new(1.0, 0.1, 0.2, 0.1, 2.0, 0.3, 0.2, 0.3, 3.0),
     );
-    assert!(link(&m.graph, "z").inertial.is_none());
+    assert!(link(&m, "z").inertial.is_none());
 }
 
 #[test]
@@ -191,23 +191,20 @@ fn inertiafromgeom_and_group_range_choose_the_source() {
         <geom size="0.1" mass="2"/><geom size="0.1" mass="5" group="4"/></body>
         <body name="n"><joint/><geom size="0.1" mass="2"/></body></worldbody>"#;
     let m = parse_ok(&format!("<mujoco>{body}</mujoco>"));
-    assert_eq!(link(&m.graph, "b").inertial.as_ref().unwrap().mass, 9.0);
-    assert_eq!(link(&m.graph, "n").inertial.as_ref().unwrap().mass, 2.0);
+    assert_eq!(link(&m, "b").inertial.as_ref().unwrap().mass, 9.0);
+    assert_eq!(link(&m, "n").inertial.as_ref().unwrap().mass, 2.0);
     let m = parse_ok(&format!(
         r#"<mujoco><compiler inertiafromgeom="true"/>{body}</mujoco>"#
     ));
-    assert_eq!(
-        link(&m.graph, "b").inertial.as_ref().unwrap().mass,
-        2.0 + 5.0
-    );
+    assert_eq!(link(&m, "b").inertial.as_ref().unwrap().mass, 2.0 + 5.0);
     let m = parse_ok(&format!(
         r#"<mujoco><compiler inertiafromgeom="true" inertiagrouprange="0 3"/>{body}</mujoco>"#
     ));
-    assert_eq!(link(&m.graph, "b").inertial.as_ref().unwrap().mass, 2.0);
+    assert_eq!(link(&m, "b").inertial.as_ref().unwrap().mass, 2.0);
     let m = parse_ok(&format!(
         r#"<mujoco><compiler inertiafromgeom="false"/>{body}</mujoco>"#
     ));
-    assert!(link(&m.graph, "n").inertial.is_none());
+    assert!(link(&m, "n").inertial.is_none());
 }
 
 #[test]
@@ -218,12 +215,12 @@ fn settotalmass_scales_every_body() {
           <body name="b"><joint/><geom size="0.1" mass="4"/></body></worldbody></mujoco>"#,
     );
     assert_relative_eq!(
-        link(&m.graph, "a").inertial.as_ref().unwrap().mass,
+        link(&m, "a").inertial.as_ref().unwrap().mass,
         2.0,
         epsilon = 1e-14
     );
     assert_relative_eq!(
-        link(&m.graph, "b").inertial.as_ref().unwrap().mass,
+        link(&m, "b").inertial.as_ref().unwrap().mass,
         8.0,
         epsilon = 1e-14
     );
@@ -244,7 +241,7 @@ fn a_mesh_geom_without_inertial_is_refused_by_name() {
         r#"<mujoco>{asset}<worldbody><body name="boat"><joint/><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>
         <geom type="mesh" mesh="hull"/></body></worldbody></mujoco>"#
     ));
-    match &link(&m.graph, "boat").visuals[0].geometry {
+    match &link(&m, "boat").visuals[0].geometry {
         mbs_import::VisualGeometry::Mesh { uri, path, .. } => {
             assert_eq!(uri, "hull.stl");
             assert!(path.is_none());

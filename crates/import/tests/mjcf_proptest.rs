@@ -202,7 +202,11 @@ proptest! {
     #[test]
     fn generated_models_parse_or_are_refused_without_panic(text in model()) {
         match parse_text(&text) {
-            Ok(m) => consistent(&m.graph),
+            Ok(m) => {
+                consistent(&m);
+                // what parses also builds, or is refused, without panic
+                let _ = mbs_import::build(&m, &Default::default());
+            }
             Err(e) => prop_assert!(!e.to_string().is_empty()),
         }
     }
@@ -218,7 +222,7 @@ proptest! {
             text.replace_range(at..end, insert);
         }
         if let Ok(m) = parse_text(&text) {
-            consistent(&m.graph);
+            consistent(&m);
         }
     }
 }

@@ -15,10 +15,7 @@ fn body_rotation(compiler: &str, body_attrs: &str) -> Rotation3<f64> {
         r#"<mujoco>{compiler}<worldbody><body name="b" {body_attrs}><geom size="0.1"/></body></worldbody></mujoco>"#
     );
     let m = parse_ok(&text);
-    joint(&m.graph, "b_fixed")
-        .origin
-        .rotation
-        .to_rotation_matrix()
+    joint(&m, "b_fixed").origin.rotation.to_rotation_matrix()
 }
 
 fn rx(a: f64) -> Rotation3<f64> {
@@ -109,20 +106,19 @@ fn hinge_angles_are_converted_slide_lengths_are_not() {
              <joint name="s" type="slide" range="-0.5 0.25" ref="0.1" springref="0.2"/>
              <geom size="0.1"/></body></worldbody></mujoco>"#,
     );
-    let h = joint(&m.graph, "h");
+    let h = joint(&m, "h");
     let l = h.limit.as_ref().unwrap();
     assert_relative_eq!(l.lower.unwrap(), -FRAC_PI_2, epsilon = 1e-15);
     assert_relative_eq!(l.upper.unwrap(), PI / 4.0, epsilon = 1e-15);
     assert_relative_eq!(h.dynamics.spring_ref, 10f64.to_radians(), epsilon = 1e-15);
-    assert_relative_eq!(m.qpos0["h"][0], PI / 6.0, epsilon = 1e-15);
-    let s = joint(&m.graph, "s");
+    assert_relative_eq!(m.q0["h"][0], PI / 6.0, epsilon = 1e-15);
+    let s = joint(&m, "s");
     assert_eq!(s.limit.as_ref().unwrap().lower, Some(-0.5));
     assert_eq!(s.dynamics.spring_ref, 0.2);
-    assert_eq!(m.qpos0["s"], vec![0.1]);
+    assert_eq!(m.q0["s"], vec![0.1]);
     // joint limits are named in the notes
     assert!(
-        m.graph
-            .notes
+        m.notes
             .iter()
             .any(|n| n.element == "joint `h`" && n.note.contains("limits"))
     );

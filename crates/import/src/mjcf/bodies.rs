@@ -312,7 +312,7 @@ fn read_body(
         j.notes(&jname, &mut tree.notes);
         tree.joints.push(GraphJoint {
             name: jname,
-            parent: if k == 0 { parent } else { LinkRef::Link(index) },
+            parent,
             child: index,
             origin,
             motion,

@@ -165,7 +165,8 @@ impl Joint {
 
     /// The link-graph motion, origin and offset of this joint; `pre` is the body pose
     /// for the body's first joint, identity for the next (see the `graph` module doc).
-    /// The offset holds −`ref` so that the graph's q is MuJoCo's qpos.
+    /// The origin holds R(axis, −`ref`) or T(−`ref`·axis) so that the graph's q is
+    /// MuJoCo's qpos.
     pub fn graph_frames(
         &self,
         pre: Isometry3<f64>,
@@ -175,20 +176,22 @@ impl Joint {
         let back = to_anchor.inverse();
         match self.kind {
             Kind::Hinge => (
-                pre * to_anchor,
+                pre * to_anchor
+                    * Isometry3::from_parts(
+                        Translation3::identity(),
+                        UnitQuaternion::from_axis_angle(&self.axis, -self.reference),
+                    ),
                 JointMotion::Revolute { axis: self.axis },
-                Isometry3::from_parts(
-                    Translation3::identity(),
-                    UnitQuaternion::from_axis_angle(&self.axis, -self.reference),
-                ) * back,
+                back,
             ),
             Kind::Slide => (
-                pre * to_anchor,
+                pre * to_anchor
+                    * Isometry3::from_parts(
+                        Translation3::from(-self.reference * self.axis.into_inner()),
+                        UnitQuaternion::identity(),
+                    ),
                 JointMotion::Prismatic { axis: self.axis },
-                Isometry3::from_parts(
-                    Translation3::from(-self.reference * self.axis.into_inner()),
-                    UnitQuaternion::identity(),
-                ) * back,
+                back,
             ),
             Kind::Ball => (pre * to_anchor, JointMotion::Ball, back),
             Kind::Free => (

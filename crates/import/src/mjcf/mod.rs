@@ -11,8 +11,9 @@
 //!
 //! Joint positions are MuJoCo's `qpos`: a hinge or slide at q = `ref` (its qpos0) puts
 //! the body where the file does, a free joint's q is the body's world pose. The
-//! defaults of the joints not in [`ImportOptions::q0`] are MuJoCo's qpos0
-//! ([`MjcfModel::qpos0`]); [`MjcfModel::options`] gives the options the builder needs.
+//! defaults of the joints not in [`ImportOptions::q0`] are MuJoCo's qpos0, in
+//! [`LinkGraph::q0`]: `ref` (hinge, slide), (1, 0, 0, 0) (ball), the body's pose in
+//! the file as (x, y, z, w, x, y, z) (free).
 
 mod assets;
 mod attrs;
@@ -27,41 +28,15 @@ mod joint;
 mod notes;
 mod xml;
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::{ImportError, ImportOptions, JointMotion, LinkGraph};
+use crate::{ImportError, ImportOptions, LinkGraph};
 
-/// A parsed MJCF model: the link graph and MuJoCo's initial joint positions.
-#[derive(Clone, Debug)]
-pub struct MjcfModel {
-    /// The mechanism.
-    pub graph: LinkGraph,
-    /// qpos0 by joint name: `ref` (hinge, slide), (1, 0, 0, 0) (ball), the body's pose
-    /// in the file as (x, y, z, w, x, y, z) (free). Fixed joints have none.
-    pub qpos0: BTreeMap<String, Vec<f64>>,
-}
-
-impl MjcfModel {
-    /// `options` with qpos0 for every joint whose initial position it does not give.
-    pub fn options(&self, options: &ImportOptions) -> ImportOptions {
-        let mut out = options.clone();
-        for (name, q) in &self.qpos0 {
-            out.q0.entry(name.clone()).or_insert_with(|| q.clone());
-        }
-        out
-    }
-}
-
-/// Parses the MJCF file at `path` into a link graph (initial positions not given in
-/// `options` are MuJoCo's qpos0: see [`read`]).
+/// Parses the MJCF file at `path` into a link graph, MuJoCo's qpos0 in
+/// [`LinkGraph::q0`] (`options` is not needed: the builder applies its initial
+/// values).
 pub fn parse(path: &Path, options: &ImportOptions) -> Result<LinkGraph, ImportError> {
-    Ok(read(path, options)?.graph)
-}
-
-/// Parses the MJCF file at `path`; checks the joint names and value counts of
-/// `options.q0` and `options.v0`.
-pub fn read(path: &Path, options: &ImportOptions) -> Result<MjcfModel, ImportError> {
+    let _ = options;
     let root = xml::read_model(path)?;
     let dir = path.parent().unwrap_or(Path::new(""));
     let mut notes = Vec::new();
@@ -81,46 +56,7 @@ pub fn read(path: &Path, options: &ImportOptions) -> Result<MjcfModel, ImportErr
         closures,
         world_visuals: tree.world_visuals,
         notes,
+        q0: tree.qpos0,
     };
-    check_initial(&graph, options)?;
-    Ok(MjcfModel {
-        graph,
-        qpos0: tree.qpos0,
-    })
-}
-
-/// The numbers of position and velocity values of a joint (MuJoCo's nq, nv).
-fn sizes(motion: &JointMotion) -> (usize, usize) {
-    match motion {
-        JointMotion::Fixed => (0, 0),
-        JointMotion::Revolute { .. } | JointMotion::Prismatic { .. } => (1, 1),
-        JointMotion::Planar { .. } => (3, 3),
-        JointMotion::Ball => (4, 3),
-        JointMotion::Floating => (7, 6),
-    }
-}
-
-/// Every name in `options.q0`/`v0` is a moving joint and has its count of values.
-fn check_initial(graph: &LinkGraph, options: &ImportOptions) -> Result<(), ImportError> {
-    for (which, map) in [("q0", &options.q0), ("v0", &options.v0)] {
-        for (name, values) in map {
-            let Some(j) = graph.joints.iter().find(|j| &j.name == name) else {
-                return Err(ImportError::Missing {
-                    element: format!("initial {which}"),
-                    target: format!("joint `{name}`"),
-                });
-            };
-            let (nq, nv) = sizes(&j.motion);
-            let n = if which == "q0" { nq } else { nv };
-            if values.len() != n || values.iter().any(|v| !v.is_finite()) {
-                return Err(ImportError::InvalidValue {
-                    element: format!("joint `{name}`"),
-                    attribute: which.into(),
-                    value: format!("{values:?}"),
-                    requirement: format!("must be {n} finite number(s) for this joint"),
-                });
-            }
-        }
-    }
-    Ok(())
+    Ok(graph)
 }

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use mbs_import::mjcf::{MjcfModel, read};
+use mbs_import::mjcf::parse;
 use mbs_import::{GraphJoint, ImportError, ImportOptions, Link, LinkGraph};
 
 /// The test data file `name`.
@@ -17,8 +17,8 @@ pub fn data(name: &str) -> PathBuf {
 }
 
 /// Parses a data file.
-pub fn parse_data(name: &str) -> MjcfModel {
-    read(&data(name), &ImportOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"))
+pub fn parse_data(name: &str) -> LinkGraph {
+    parse(&data(name), &ImportOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 static COUNTER: AtomicUsize = AtomicUsize::new(0);
@@ -38,12 +38,12 @@ pub fn write(text: &str, extra: &[(&str, &str)]) -> PathBuf {
 }
 
 /// Parses an MJCF text.
-pub fn parse_text(text: &str) -> Result<MjcfModel, ImportError> {
-    read(&write(text, &[]), &ImportOptions::default())
+pub fn parse_text(text: &str) -> Result<LinkGraph, ImportError> {
+    parse(&write(text, &[]), &ImportOptions::default())
 }
 
 /// Parses an MJCF text that must be valid.
-pub fn parse_ok(text: &str) -> MjcfModel {
+pub fn parse_ok(text: &str) -> LinkGraph {
     parse_text(text).unwrap_or_else(|e| panic!("{e}\n{text}"))
 }
 
@@ -74,19 +74,25 @@ pub fn joint<'a>(g: &'a LinkGraph, name: &str) -> &'a GraphJoint {
 /// World pose of every link for the joint positions `q` (by joint name, MuJoCo's
 /// qpos; missing joints at qpos0), composing the graph joints as the `graph` module
 /// doc defines them.
-pub fn world_poses(m: &MjcfModel, q: &[(&str, Vec<f64>)]) -> Vec<nalgebra::Isometry3<f64>> {
+pub fn world_poses(m: &LinkGraph, q: &[(&str, Vec<f64>)]) -> Vec<nalgebra::Isometry3<f64>> {
     use mbs_import::{JointMotion, LinkRef};
     use nalgebra::{Isometry3, Quaternion, Translation3, UnitQuaternion, Vector3};
     let mut opts = ImportOptions::default();
     for (n, v) in q {
         opts.q0.insert(n.to_string(), v.clone());
     }
-    let o = m.options(&opts);
-    let mut x: Vec<Option<Isometry3<f64>>> = vec![None; m.graph.links.len()];
-    for j in &m.graph.joints {
-        let before = match j.parent {
-            LinkRef::World => Isometry3::identity(),
-            LinkRef::Link(i) => x[i].expect("parent before child"),
+    let mut o = opts;
+    for (n, v) in &m.q0 {
+        o.q0.entry(n.clone()).or_insert_with(|| v.clone());
+    }
+    let mut x: Vec<Option<Isometry3<f64>>> = vec![None; m.links.len()];
+    for j in &m.joints {
+        // the first joint of a link starts at the parent, each next one at the
+        // previous one's frame after
+        let before = match (x[j.child], j.parent) {
+            (Some(previous), _) => previous,
+            (None, LinkRef::World) => Isometry3::identity(),
+            (None, LinkRef::Link(i)) => x[i].expect("parent before child"),
         };
         let q = o.q0.get(&j.name).cloned().unwrap_or_default();
         let motion = match &j.motion {
