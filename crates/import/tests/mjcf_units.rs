@@ -116,12 +116,6 @@ fn hinge_angles_are_converted_slide_lengths_are_not() {
     assert_eq!(s.limit.as_ref().unwrap().lower, Some(-0.5));
     assert_eq!(s.dynamics.spring_ref, 0.2);
     assert_eq!(m.q0["s"], vec![0.1]);
-    // joint limits are named in the notes
-    assert!(
-        m.notes
-            .iter()
-            .any(|n| n.element == "joint `h`" && n.note.contains("limits"))
-    );
 }
 
 #[test]

@@ -309,7 +309,6 @@ fn read_body(
         let pre = if k == 0 { p } else { Isometry3::identity() };
         let (origin, motion, offset) = j.graph_frames(pre);
         tree.qpos0.insert(jname.clone(), j.qpos0(&world));
-        j.notes(&jname, &mut tree.notes);
         tree.joints.push(GraphJoint {
             name: jname,
             parent,

@@ -12,7 +12,7 @@ use nalgebra::{Isometry3, Translation3, Unit, UnitQuaternion, Vector3};
 use super::attrs::{boolean, invalid, keyword, real, reals_n, vec3};
 use super::compiler::Compiler;
 use super::defaults::Attrs;
-use crate::{ImportError, ImportNote, JointDynamics, JointLimit, JointMotion};
+use crate::{ImportError, JointDynamics, JointLimit, JointMotion};
 
 /// MuJoCo's joint types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -213,55 +213,6 @@ impl Joint {
                 let q = world.rotation.quaternion();
                 vec![t.x, t.y, t.z, q.w, q.i, q.j, q.k]
             }
-        }
-    }
-
-    /// Notes on what of the joint is kept only as data.
-    pub fn notes(&self, name: &str, notes: &mut Vec<ImportNote>) {
-        let element = format!("joint `{name}`");
-        if let Some(l) = &self.limit {
-            let unit = if self.kind == Kind::Slide { "m" } else { "rad" };
-            let text = match (l.lower, l.upper) {
-                (Some(lo), Some(hi)) => format!("[{lo}, {hi}] {unit}"),
-                (_, Some(hi)) => format!("rotation angle ≤ {hi} rad"),
-                _ => String::new(),
-            };
-            notes.push(ImportNote {
-                element: element.clone(),
-                note: format!("position limits {text} ignored: no unilateral joint-limit force"),
-            });
-        }
-        if self.dynamics.armature != 0.0 {
-            notes.push(ImportNote {
-                element: element.clone(),
-                note: format!(
-                    "armature {} not honoured (no rotor inertia in mbs joints)",
-                    self.dynamics.armature
-                ),
-            });
-        }
-        if self.dynamics.friction != 0.0 {
-            notes.push(ImportNote {
-                element: element.clone(),
-                note: format!(
-                    "frictionloss {} not honoured (no dry friction)",
-                    self.dynamics.friction
-                ),
-            });
-        }
-        if matches!(self.kind, Kind::Ball | Kind::Free)
-            && (self.dynamics.stiffness != 0.0 || self.dynamics.damping != 0.0)
-        {
-            notes.push(ImportNote {
-                element,
-                note: format!(
-                    "stiffness {} / damping {} of a {} joint: kept as data, the builder \
-                     decides",
-                    self.dynamics.stiffness,
-                    self.dynamics.damping,
-                    self.kind.word()
-                ),
-            });
         }
     }
 }
