@@ -46,6 +46,22 @@ STATES = {
         {"slider": 0.2, "hinge": -0.5, "hinge2": 0.7},
     ),
     "pendulum.xml": ({"shoulder": 0.5, "elbow": 0.9}, {"shoulder": 1.0, "elbow": -2.0}),
+    "humanoid.xml": (
+        {
+            "root": [0.0, 0.1, 1.4, 0.95, 0.05, 0.2, -0.1],
+            "abdomen_z": 0.2,
+            "abdomen_y": -0.3,
+            "abdomen_x": 0.1,
+            "right_hip_x": 0.2,
+            "right_hip_z": -0.4,
+            "right_hip_y": 0.5,
+            "right_knee": -0.8,
+            "left_shoulder1": 0.4,
+            "left_shoulder2": -0.3,
+            "left_elbow": 0.6,
+        },
+        {"root": [0.2, 0.0, 0.1, 0.3, 0.2, -0.4], "abdomen_y": 0.5, "right_knee": -1.0, "left_elbow": 0.8},
+    ),
     "ant.xml": (
         {
             "root": [0.1, -0.2, 0.75, 0.9, 0.1, -0.3, 0.2],
@@ -75,9 +91,16 @@ def path_of(name: str) -> Path:
     return path
 
 
-def mujoco_model(path: Path, h: float | None = None) -> mujoco.MjModel:
-    """The MuJoCo model without what mbs does not model."""
+def mujoco_model(path: Path, model: mbs.Model, h: float | None = None) -> mujoco.MjModel:
+    """The MuJoCo model without what mbs does not model: contacts, limits, friction
+    loss, armature, and the damping and stiffness of the joints whose import notes
+    say so (mbs applies them to single hinges only)."""
     m = mujoco.MjModel.from_xml_path(str(path))
+    for note in model.import_report["notes"]:
+        if note["element"].startswith("joint `") and "damping" in note["note"] and "ignored" in note["note"]:
+            j = joint_id(m, note["element"][len("joint `") : -1])
+            m.jnt_stiffness[j] = 0.0
+            m.dof_damping[m.jnt_dofadr[j] : m.jnt_dofadr[j] + (6 if m.jnt_type[j] == 0 else 3 if m.jnt_type[j] == 1 else 1)] = 0.0
     m.opt.disableflags |= (
         mujoco.mjtDisableBit.mjDSBL_CONTACT
         | mujoco.mjtDisableBit.mjDSBL_LIMIT
@@ -144,16 +167,25 @@ def load(name: str, state: bool = True) -> mbs.Model:
 
 @pytest.mark.parametrize(
     "name",
-    ["inverted_pendulum.xml", "inverted_double_pendulum.xml", "ant.xml", "pendulum.xml", "fourbar.xml", "spatial_rusr.xml"],
+    [
+        "inverted_pendulum.xml",
+        "inverted_double_pendulum.xml",
+        "ant.xml",
+        "humanoid.xml",
+        "pendulum.xml",
+        "fourbar.xml",
+        "spatial_rusr.xml",
+    ],
 )
 def test_degrees_of_freedom_are_mujocos(name):
-    m = mujoco_model(path_of(name))
+    model = load(name, state=False)
+    m = mujoco_model(path_of(name), model)
     d = mujoco.MjData(m)
     mujoco.mj_forward(m, d)
     rows = d.efc_J.reshape(d.nefc, m.nv) if d.nefc else np.zeros((0, m.nv))
     assert d.nefc == 3 * m.neq, f"{name}: MuJoCo has {d.nefc} constraint rows, not only its equalities"
     dof = m.nv - (np.linalg.matrix_rank(rows, tol=1e-9) if d.nefc else 0)
-    report = load(name, state=False).check()
+    report = model.check()
     print(f"{name}: MuJoCo nv = {m.nv}, equality rank {m.nv - dof}, mbs rank mobility {report['rank_mobility']}")
     assert report["rank_mobility"] == dof
     if m.neq:
@@ -166,13 +198,14 @@ def test_degrees_of_freedom_are_mujocos(name):
 @pytest.mark.parametrize("name", ["inverted_pendulum.xml", "inverted_double_pendulum.xml", "pendulum.xml"])
 def test_mass_matrix_and_bias_are_mujocos(name):
     q, v = STATES[name]
-    m = mujoco_model(path_of(name))
+    model = load(name)
+    m = mujoco_model(path_of(name), model)
     d = mujoco_data(m, q, v)
     M = np.zeros((m.nv, m.nv))
     mujoco.mj_fullM(m, M, d.qM)
     bias = d.qfrc_bias - d.qfrc_passive
 
-    jsd = mbs.joint_space_dynamics(load(name))
+    jsd = mbs.joint_space_dynamics(model)
     order = [m.jnt_dofadr[joint_id(m, n)] for n in jsd.names]
     assert sorted(order) == list(range(m.nv)), f"{name}: mbs joints {jsd.names}"
     H_mj = M[np.ix_(order, order)]
@@ -193,6 +226,7 @@ MOTION = [
     ("inverted_double_pendulum.xml", "hdca", 1e-5),
     ("pendulum.xml", "hdca", 1e-5),
     ("ant.xml", "hdca", 1e-5),
+    ("humanoid.xml", "hdca", 1e-5),
     ("fourbar.xml", "alf-joint", 1e-5),
     ("spatial_rusr.xml", "alf-joint", 1e-5),
 ]
@@ -207,7 +241,7 @@ def test_one_second_of_motion_is_mujocos(name, method, h):
     assert traj.t[-1] == pytest.approx(1.0)
 
     q, v = STATES.get(name, ({}, {}))
-    m = mujoco_model(path_of(name), h)
+    m = mujoco_model(path_of(name), model, h)
     d = mujoco_data(m, q, v)
     start_mj = {b: c.copy() for b, c in mujoco_centres(m, d, model).items()}
     start = time.perf_counter()
@@ -225,7 +259,7 @@ def test_one_second_of_motion_is_mujocos(name, method, h):
         moved = max(moved, np.abs(c - start_mj[body]).max())
     print(
         f"{name}: max |Δx| at t = 1: {worst:.2e} m (bodies moved up to {moved:.3f} m); "
-        f"mbs {method} {t_mbs:.2f} s, MuJoCo RK4 h = {h:g} {t_mj:.2f} s, max |Φ| {traj.max_phi():.1e}"
+        f"mbs {method} {t_mbs:.2f} s, MuJoCo RK4 h = {h:g} {t_mj:.2f} s, max |Φ| {traj.max_phi:.1e}"
     )
     assert moved > 1e-2, f"{name}: the motion must be real"
     assert worst <= 1e-6, f"{name}: mbs and MuJoCo end {worst:.2e} m apart"
