@@ -63,6 +63,7 @@ fn closed_loops_hold_and_the_methods_agree() {
     for (file, q0) in [
         ("fourbar.xml", Some(("crank", 0.3))),
         ("spatial_rusr.xml", None),
+        ("fourbar_weld.xml", None),
     ] {
         let spec = data(file);
         let mut options = ImportOptions::default();

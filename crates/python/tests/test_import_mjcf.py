@@ -5,7 +5,8 @@ Models: two from the gymnasium wheel (``inverted_pendulum.xml``,
 ``inverted_double_pendulum.xml``, MIT, installed by requirements.txt, read where pip
 put them), ``ant.xml`` from the same wheel (a free-floating tree), and the project's
 own ``pendulum.xml`` (spatial double pendulum, hinges with ``ref``), ``fourbar.xml`` and
-``spatial_rusr.xml`` (closed loops by ``<equality connect>``) from
+``spatial_rusr.xml`` (closed loops by ``<equality connect>``), ``fourbar_weld.xml``
+(the four-bar closed by ``<equality weld>``) from
 crates/import/tests/data/mjcf.
 
 On MuJoCo's side what mbs does not model is switched off: contacts, joint limits and
@@ -174,6 +175,7 @@ def load(name: str, state: bool = True) -> mbs.Model:
         "humanoid.xml",
         "pendulum.xml",
         "fourbar.xml",
+        "fourbar_weld.xml",
         "spatial_rusr.xml",
     ],
 )
@@ -183,7 +185,9 @@ def test_degrees_of_freedom_are_mujocos(name):
     d = mujoco.MjData(m)
     mujoco.mj_forward(m, d)
     rows = d.efc_J.reshape(d.nefc, m.nv) if d.nefc else np.zeros((0, m.nv))
-    assert d.nefc == 3 * m.neq, f"{name}: MuJoCo has {d.nefc} constraint rows, not only its equalities"
+    rows_of = {int(mujoco.mjtEq.mjEQ_CONNECT): 3, int(mujoco.mjtEq.mjEQ_WELD): 6}
+    equality_rows = sum(rows_of[int(t)] for t in m.eq_type)
+    assert d.nefc == equality_rows, f"{name}: MuJoCo has {d.nefc} constraint rows, not only its equalities"
     dof = m.nv - (np.linalg.matrix_rank(rows, tol=1e-9) if d.nefc else 0)
     report = model.check()
     print(f"{name}: MuJoCo nv = {m.nv}, equality rank {m.nv - dof}, mbs rank mobility {report['rank_mobility']}")
@@ -228,6 +232,7 @@ MOTION = [
     ("ant.xml", "hdca", 1e-5),
     ("humanoid.xml", "hdca", 1e-5),
     ("fourbar.xml", "alf-joint", 1e-5),
+    ("fourbar_weld.xml", "alf-joint", 1e-5),
     ("spatial_rusr.xml", "alf-joint", 1e-5),
 ]
 

@@ -270,6 +270,14 @@ fn read_body(
             note: "mocap body: fixed at its pose in the file".into(),
         });
     }
+    if let Some(g) = e.attr("gravcomp")
+        && real(e, "gravcomp", g)? != 0.0
+    {
+        tree.notes.push(ImportNote {
+            element: format!("body `{name}`"),
+            note: format!("gravcomp=\"{g}\": gravity compensation not applied"),
+        });
+    }
     if joints.iter().any(|j| j.kind == Kind::Free) && (joints.len() > 1 || parent != LinkRef::World)
     {
         return Err(ImportError::Unsupported {

@@ -39,6 +39,7 @@ pub(crate) fn section_notes(root: &Element, notes: &mut Vec<ImportNote>) {
             "actuator" => "not applied: the model runs unactuated",
             "sensor" => "not evaluated",
             "keyframe" => "not used: initial positions come from qpos0 and --q0/--v0",
+            "deformable" => "not modelled: mbs has rigid bodies only",
             _ => "not used",
         };
         if section.children.is_empty() {
