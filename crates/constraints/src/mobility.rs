@@ -102,6 +102,7 @@ pub fn full_rank_everywhere(model: &Model) -> bool {
                     | JointKind::Revolute
                     | JointKind::Cylindrical
                     | JointKind::Prismatic
+                    | JointKind::Planar
                     | JointKind::Rigid
             ) || matches!(j.kind, JointKind::Distance { length } if length > 0.0)
         })

@@ -145,7 +145,7 @@ fn sparse_fill_equals_dense_fill_and_products() {
             }
         }
         assert!(covered.iter().all(|&c| c == 1));
-        let expected_rows = 3 + 4 + 5 + 4 + 5 + 6 + 1 + 1 + 3 + 3;
+        let expected_rows = 3 + 4 + 5 + 4 + 5 + 3 + 6 + 1 + 1 + 3 + 3;
         let norm = if layout == Layout::EulerParamsPdot {
             6
         } else {
@@ -155,7 +155,7 @@ fn sparse_fill_equals_dense_fill_and_products() {
         assert_eq!(sys.n_nonholonomic(), 2);
         assert_eq!(
             sys.source_of_row(m - 1),
-            Some(ConstraintSource::Joint(mbs_model::JointId(8)))
+            Some(ConstraintSource::Joint(mbs_model::JointId(9)))
         );
 
         // Normalization rows: Φ = pᵀp − 1, Jacobian 2pᵀ, γ = −2ṗᵀṗ.

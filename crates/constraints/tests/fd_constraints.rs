@@ -24,12 +24,14 @@ enum Case {
     Revolute,
     Cylindrical,
     Prismatic,
+    Planar,
     Rigid,
     Distance,
     Rolling,
     RollingDisc,
     SinePath,
     DriveAngle,
+    DrivePlanarAngle,
     DriveTranslation,
     DrivePoint,
 }
@@ -75,6 +77,7 @@ fn build(case: Case, d: &mut Draw) -> (Model, usize) {
         Case::Revolute | Case::DriveAngle => JointKind::Revolute,
         Case::Cylindrical => JointKind::Cylindrical,
         Case::Prismatic | Case::DriveTranslation => JointKind::Prismatic,
+        Case::Planar | Case::DrivePlanarAngle => JointKind::Planar,
         Case::Rigid => JointKind::Rigid,
         Case::Distance => JointKind::Distance {
             length: d.range(0.1, 2.0),
@@ -98,7 +101,7 @@ fn build(case: Case, d: &mut Draw) -> (Model, usize) {
     };
     let joint = b.joint("j", kind, mi, mj);
     let entry = match case {
-        Case::DriveAngle => {
+        Case::DriveAngle | Case::DrivePlanarAngle => {
             let f = time_function(d);
             b.driver("drive", DriverKind::JointAngle { joint }, f);
             1
@@ -277,6 +280,8 @@ fd_tests! {
     revolute => Case::Revolute,
     cylindrical => Case::Cylindrical,
     prismatic => Case::Prismatic,
+    planar => Case::Planar,
+    driver_planar_angle => Case::DrivePlanarAngle,
     rigid => Case::Rigid,
     distance => Case::Distance,
     rolling_sphere => Case::Rolling,

@@ -30,6 +30,10 @@ fn free_motions(
     match f.translation {
         Translation::Locked => {}
         Translation::AlongZ => out.push((zi, o)),
+        Translation::InPlane => {
+            out.push((ai.column(0).into_owned(), o));
+            out.push((ai.column(1).into_owned(), o));
+        }
         Translation::Sphere => {
             let n = d.normalize();
             let t1 = n.cross(&Vector3::new(0.3, 0.5, 0.8)).normalize();

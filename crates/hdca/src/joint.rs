@@ -112,6 +112,7 @@ impl JointCoords for Freedoms {
         match self.translation {
             Translation::Locked => 0,
             Translation::AlongZ => 1,
+            Translation::InPlane => 2,
             Translation::Sphere => 4,
             Translation::Free => 3,
         }
@@ -201,6 +202,11 @@ pub(crate) fn local_columns(
             push_h(lin(&z), rp(&lin(&z)));
             push_d(lin(&x), rp(&lin(&x)));
             push_d(lin(&y), rp(&lin(&y)));
+        }
+        Translation::InPlane => {
+            push_h(lin(&x), rp(&lin(&x)));
+            push_h(lin(&y), rp(&lin(&y)));
+            push_d(lin(&z), rp(&lin(&z)));
         }
         Translation::Sphere => {
             // axes_minus = [t₁ t₂ n] of the link, turning with w_minus = ω_p + ω_L
@@ -317,11 +323,12 @@ pub(crate) fn relative_rotation(
 }
 
 /// The joint point relative to the parent marker origin, in the parent frame:
-/// δ₀ + s a (s along the axis a), δ₀ + Δr for a free translation, R(e_L) δ₀ on a
-/// sphere (`link_rotation` = R(e_L)).
+/// δ₀ + s a (s along the axis a = zᵢ), δ₀ + s₁ xᵢ + s₂ yᵢ in a plane, δ₀ + Δr for a
+/// free translation, R(e_L) δ₀ on a sphere (`link_rotation` = R(e_L)). `axes`: the
+/// parent marker's axes in the parent frame.
 pub(crate) fn offset(
     kind: Freedoms,
-    axis: &Vector3<f64>,
+    axes: &Matrix3<f64>,
     delta0: &Vector3<f64>,
     link_rotation: &Matrix3<f64>,
     q: &[f64],
@@ -329,7 +336,8 @@ pub(crate) fn offset(
     match kind.translation {
         Translation::Free => delta0 + Vector3::new(q[0], q[1], q[2]),
         Translation::Sphere => link_rotation * delta0,
-        Translation::AlongZ => delta0 + axis * q[0],
+        Translation::AlongZ => delta0 + axes.column(2) * q[0],
+        Translation::InPlane => delta0 + axes.column(0) * q[0] + axes.column(1) * q[1],
         Translation::Locked => *delta0,
     }
 }
@@ -357,6 +365,7 @@ pub(crate) fn coord_rates(
     match j.kind.translation {
         Translation::Locked => {}
         Translation::AlongZ => qd[0] = u[0],
+        Translation::InPlane => qd[..2].copy_from_slice(&u[..2]),
         Translation::Free => qd[..3].copy_from_slice(&u[..3]),
         Translation::Sphere => {
             let el = EulerParams::new(q[0], q[1], q[2], q[3]);
@@ -414,6 +423,7 @@ pub(crate) fn check_kind(model: &Model, j: JointId, tree: bool) -> Result<Freedo
 /// |---|---|
 /// | d = P_j − P_i = 0 (revolute, spherical, rigid) | [e_k; 0], minus side at P_i |
 /// | x_i·d = y_i·d = 0 (cylindrical, prismatic) | [x_i; 0], [y_i; 0], both at P_j |
+/// | z_i·d = 0 (planar) | [z_i; 0], at P_j |
 /// | z_j·x_i = 0 | [0; z_j × x_i] |
 /// | z_j·y_i = 0 | [0; z_j × y_i] |
 /// | y_j·x_i = 0 (prismatic, rigid) | [0; y_j × x_i] |
@@ -465,6 +475,10 @@ pub(crate) fn cut_columns(
             push(sv(&yi, &o), sv(&w_minus.cross(&yi), &o));
             false
         }
+        Translation::InPlane => {
+            push(sv(&zi, &o), sv(&w_minus.cross(&zi), &o));
+            false
+        }
         Translation::Sphere => {
             let len = d.norm();
             let nd = d / len;
@@ -513,6 +527,11 @@ pub(crate) fn coords_from_pose(
     match j.kind.translation {
         Translation::Locked => {}
         Translation::AlongZ => q[0] = a.dot(&(offset - j.delta0)),
+        Translation::InPlane => {
+            let s = offset - j.delta0;
+            q[0] = j.axes_minus.column(0).dot(&s);
+            q[1] = j.axes_minus.column(1).dot(&s);
+        }
         Translation::Free => q[..3].copy_from_slice((offset - j.delta0).as_slice()),
         Translation::Sphere => {
             let el = rotation_between(&j.delta0.normalize(), &offset.normalize());

@@ -50,6 +50,7 @@
 //! | `aba` | Featherstone, *Rigid Body Dynamics Algorithms* (2008), ch. 7, Table 7.1, at the global origin |
 //! | `aba::method` | the method `aba` as the facade runs it |
 //! | `alf_joint` | Bayo & Ledesma (1996), eqs 5–8 and 9–34, in the tree's joint coordinates (H by CRBA, Featherstone 2008 Table 6.2; C by RNEA, Table 5.1) |
+//! | `joint_space` | [`joint_space_dynamics`]: H and C of a tree at the initial state (Pinocchio's `crba` and `nle`), for peer comparisons |
 //!
 //! # Joint kinds
 //! Revolute, prismatic, cylindrical, spherical (Euler-parameter joint coordinate,
@@ -106,6 +107,7 @@ mod alf_joint;
 mod error;
 mod hdca;
 mod joint;
+mod joint_space;
 mod method;
 mod params;
 
@@ -118,4 +120,5 @@ pub use alf_joint::{
 };
 pub use error::HdcaError;
 pub use hdca::{Hdca, HdcaStats};
+pub use joint_space::{JointDofs, JointSpaceDynamics, joint_space_dynamics};
 pub use params::HdcaParams;

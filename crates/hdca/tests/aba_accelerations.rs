@@ -64,9 +64,10 @@ fn compare(model: Model) -> f64 {
     err / scale
 }
 
-const EVERY_KIND: [JointKind; 6] = [
+const EVERY_KIND: [JointKind; 7] = [
     JointKind::Revolute,
     JointKind::Prismatic,
+    JointKind::Planar,
     JointKind::Cylindrical,
     JointKind::Universal,
     JointKind::Spherical,
@@ -181,7 +182,7 @@ proptest! {
     /// components.
     #[test]
     fn random_trees_match_lagrange(seed in 0u64..1_000_000, n in 1usize..10) {
-        let kinds = [JointKind::Revolute, JointKind::Prismatic, JointKind::Cylindrical, JointKind::Universal, JointKind::Spherical, JointKind::Rigid, JointKind::Distance { length: 1.0 }];
+        let kinds = [JointKind::Revolute, JointKind::Prismatic, JointKind::Planar, JointKind::Cylindrical, JointKind::Universal, JointKind::Spherical, JointKind::Rigid, JointKind::Distance { length: 1.0 }];
         let e = compare(random_tree(seed, n, &kinds, true));
         prop_assert!(e < 1e-9, "relative error {:e}", e);
     }

@@ -90,6 +90,7 @@ pub use frontend::{
 pub use guard::SingularPass;
 pub use import::{ImportReport, LoadedModel, load_model_with};
 pub use integrator::{INTEGRATOR_NAMES, IntegratorChoice, IntegratorRequest};
+pub use mbs_hdca::{JointDofs, JointSpaceDynamics, joint_space_dynamics};
 pub use mbs_import::ImportOptions;
 pub use mbs_model::{Layout, Model, State};
 pub use method::{

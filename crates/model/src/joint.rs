@@ -12,6 +12,7 @@
 //! | revolute (sec 4.4) | d = 0, zⱼ·xᵢ = 0, zⱼ·yᵢ = 0 | 5 | rotation about zᵢ |
 //! | cylindrical (sec 4.5) | zⱼ·xᵢ = zⱼ·yᵢ = 0, xᵢ·d = yᵢ·d = 0 | 4 | translation along and rotation about zᵢ |
 //! | prismatic | cylindrical + yⱼ·xᵢ = 0 | 5 | translation along zᵢ |
+//! | planar | zⱼ·xᵢ = zⱼ·yᵢ = 0, zᵢ·d = 0 | 3 | translations along xᵢ and yᵢ, rotation about zᵢ |
 //! | rigid (sec 4.6) | d = 0, zⱼ·xᵢ = zⱼ·yᵢ = yⱼ·xᵢ = 0 | 6 | none |
 //! | distance | dᵀd − L² = 0 | 1 | 5 |
 //! | rolling sphere (sec 7.4) | zⱼ·(Pᵢ − Pⱼ) − a = 0 and contact-point velocity along xⱼ, yⱼ zero (nonholonomic) | 1 + 2 | rolling |
@@ -36,6 +37,9 @@ pub enum JointKind {
     Cylindrical,
     /// Slide along the common z axis.
     Prismatic,
+    /// Move in the plane normal to the common z axis: slide along xᵢ and yᵢ, rotate
+    /// about zᵢ (URDF's `planar` joint; MJCF's two slides and a hinge of 2-D models).
+    Planar,
     /// Welds the two marker frames.
     Rigid,
     /// Constant distance between the marker origins.
@@ -77,6 +81,7 @@ impl JointKind {
             JointKind::Revolute => 5,
             JointKind::Cylindrical => 4,
             JointKind::Prismatic => 5,
+            JointKind::Planar => 3,
             JointKind::Rigid => 6,
             JointKind::Distance { .. } => 1,
             JointKind::RollingSphere { .. } => 1,
@@ -106,6 +111,7 @@ impl JointKind {
             JointKind::Revolute => "revolute",
             JointKind::Cylindrical => "cylindrical",
             JointKind::Prismatic => "prismatic",
+            JointKind::Planar => "planar",
             JointKind::Rigid => "rigid",
             JointKind::Distance { .. } => "distance",
             JointKind::RollingSphere { .. } => "rolling_sphere",

@@ -297,11 +297,11 @@ fn validate_driver(parts: &ModelParts, d: &crate::driver::Driver) -> Result<(), 
     check_function(&element, &d.function)?;
     match &d.kind {
         DriverKind::JointAngle { joint } => match joint_kind(parts, &element, *joint)? {
-            JointKind::Revolute | JointKind::Cylindrical => Ok(()),
+            JointKind::Revolute | JointKind::Cylindrical | JointKind::Planar => Ok(()),
             k => Err(ModelError::Unsupported {
                 element,
                 reason: format!(
-                    "an angle driver needs a revolute or cylindrical joint, not {}",
+                    "an angle driver needs a revolute, cylindrical or planar joint, not {}",
                     k.label()
                 ),
             }),
@@ -387,12 +387,12 @@ fn validate_force(parts: &ModelParts, f: &ForceElement) -> Result<(), ModelError
             ..
         } => {
             match joint_kind(parts, &element, *joint)? {
-                JointKind::Revolute | JointKind::Cylindrical => {}
+                JointKind::Revolute | JointKind::Cylindrical | JointKind::Planar => {}
                 k => {
                     return Err(ModelError::Unsupported {
                         element,
                         reason: format!(
-                            "a rotational spring needs a revolute or cylindrical joint, not {}",
+                            "a rotational spring needs a revolute, cylindrical or planar joint, not {}",
                             k.label()
                         ),
                     });

@@ -14,6 +14,7 @@
 
 mod errors;
 mod import;
+mod joint_space;
 mod raw;
 mod run;
 
@@ -32,6 +33,7 @@ fn _mbs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run::builtins, m)?)?;
     m.add_function(wrap_pyfunction!(run::methods, m)?)?;
     m.add_function(wrap_pyfunction!(run::integrators, m)?)?;
+    m.add_function(wrap_pyfunction!(joint_space::joint_space_dynamics, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

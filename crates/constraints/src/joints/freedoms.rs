@@ -15,6 +15,7 @@
 //! | revolute | `Locked` (d = 0) | `AboutZ` (zⱼ·xᵢ = zⱼ·yᵢ = 0) | 1 |
 //! | cylindrical | `AlongZ` (xᵢ·d = yᵢ·d = 0) | `AboutZ` (zⱼ·xᵢ = zⱼ·yᵢ = 0) | 2 |
 //! | prismatic | `AlongZ` (xᵢ·d = yᵢ·d = 0) | `Locked` (zⱼ·xᵢ = zⱼ·yᵢ = yⱼ·xᵢ = 0) | 1 |
+//! | planar | `InPlane` (zᵢ·d = 0) | `AboutZ` (zⱼ·xᵢ = zⱼ·yᵢ = 0) | 3 |
 //! | rigid | `Locked` (d = 0) | `Locked` (zⱼ·xᵢ = zⱼ·yᵢ = yⱼ·xᵢ = 0) | 0 |
 //! | distance | `Sphere` (dᵀd − L² = 0) | `Free` (—) | 5 |
 //!
@@ -31,6 +32,8 @@ pub enum Translation {
     Locked,
     /// Along the common z axis zᵢ (rows xᵢ·d = yᵢ·d = 0).
     AlongZ,
+    /// Along xᵢ and yᵢ, in the plane normal to zᵢ (row zᵢ·d = 0).
+    InPlane,
     /// On the sphere of radius L about marker i's origin, the two directions
     /// perpendicular to d (row dᵀd − L² = 0).
     Sphere,
@@ -58,7 +61,7 @@ impl Translation {
         match self {
             Translation::Locked => 0,
             Translation::AlongZ => 1,
-            Translation::Sphere => 2,
+            Translation::InPlane | Translation::Sphere => 2,
             Translation::Free => 3,
         }
     }
@@ -112,6 +115,7 @@ impl Freedoms {
             JointKind::Revolute => (Translation::Locked, Rotation::AboutZ),
             JointKind::Cylindrical => (Translation::AlongZ, Rotation::AboutZ),
             JointKind::Prismatic => (Translation::AlongZ, Rotation::Locked),
+            JointKind::Planar => (Translation::InPlane, Rotation::AboutZ),
             JointKind::Rigid => (Translation::Locked, Rotation::Locked),
             JointKind::Distance { .. } => (Translation::Sphere, Rotation::Free),
             JointKind::RollingSphere { .. } | JointKind::RollingDisc { .. } => {

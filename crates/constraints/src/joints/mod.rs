@@ -134,6 +134,12 @@ pub fn evaluate_joint(
                 block.set_rows(4, &dot1(&xi, &m.axis_j(Y)));
             }
         }
+        JointKind::Planar => {
+            let (xi, yi, zi, zj, d) = (m.axis_i(X), m.axis_i(Y), m.axis_i(Z), m.axis_j(Z), m.d());
+            block.set_rows(0, &dot1(&xi, &zj));
+            block.set_rows(1, &dot1(&yi, &zj));
+            block.set_rows(2, &dot2(&zi, &d));
+        }
         JointKind::Rigid => {
             let (xi, yi, yj, zj) = (m.axis_i(X), m.axis_i(Y), m.axis_j(Y), m.axis_j(Z));
             block.set_rows(0, &point_coincidence(&m.pi(), &m.pj()));

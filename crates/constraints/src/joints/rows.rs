@@ -49,6 +49,7 @@ pub fn joint_rows(kind: &JointKind) -> Vec<RowMeaning> {
                 v.push(dot("yj.xi"));
             }
         }
+        JointKind::Planar => v.extend([dot("zj.xi"), dot("zj.yi"), row("zi.d", "N")]),
         JointKind::Rigid => {
             v.extend(POINT);
             v.extend([dot("zj.xi"), dot("zj.yi"), dot("yj.xi")]);

@@ -8,13 +8,14 @@ use nalgebra::{Matrix3, Vector3, Vector4};
 
 /// The joint kinds whose free relative motions are about fixed axes (all but the
 /// rolling and curved-path joints), distance joints of length `length`.
-pub fn fixed_axis_kinds(length: f64) -> [JointKind; 7] {
+pub fn fixed_axis_kinds(length: f64) -> [JointKind; 8] {
     [
         JointKind::Spherical,
         JointKind::Universal,
         JointKind::Revolute,
         JointKind::Cylindrical,
         JointKind::Prismatic,
+        JointKind::Planar,
         JointKind::Rigid,
         JointKind::Distance { length },
     ]

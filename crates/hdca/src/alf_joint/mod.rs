@@ -209,6 +209,18 @@ impl JointAlf {
 
     /// [`JointAlf::evaluate`] at y = [q; u], q̇ into the front-end's own buffer (not
     /// returned).
+    /// The spanning tree's joint-space mass matrix H (n × n, column-major) and bias
+    /// forces C at (t, y), for [`crate::joint_space_dynamics`].
+    pub(crate) fn mass_and_bias(
+        &mut self,
+        t: f64,
+        y: &[f64],
+    ) -> Result<(&[f64], &[f64]), JointAlfError> {
+        self.aba.check_dim(y.len())?;
+        self.evaluate_state(t, y, Need::Dynamics)?;
+        Ok((&self.mass, &self.bias))
+    }
+
     fn evaluate_state(&mut self, t: f64, y: &[f64], need: Need) -> Result<(), JointAlfError> {
         let nq = self.n_coords();
         let mut qd = std::mem::take(&mut self.qd);

@@ -92,7 +92,8 @@ impl Hdca {
         let e = euler_params::product(&euler_params::product(&ep, &rel), &j.b0);
         let a = rotation(&e);
         let link = joint::link_rotation(j.kind, qj);
-        let point = rp + ap * (j.rho_minus + joint::offset(j.kind, &axis, &j.delta0, &link, qj));
+        let point =
+            rp + ap * (j.rho_minus + joint::offset(j.kind, &j.axes_minus, &j.delta0, &link, qj));
         self.link_rot[self.parent_joint[b]] = link;
         let r = point - a * j.rho_plus;
         let body = &self.model.bodies()[b];

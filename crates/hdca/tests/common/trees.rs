@@ -131,6 +131,11 @@ pub fn random_tree(seed: u64, n: usize, kinds: &[JointKind], free: bool) -> Mode
                 Vector3::new(rng.u(-1.0, 1.0), rng.u(-1.0, 1.0), rng.u(-1.0, 1.0)),
             ),
             JointKind::Rigid => (Vector3::zeros(), Vector3::zeros()),
+            JointKind::Planar => {
+                let t = rng.unit();
+                let t = t - axis * axis.dot(&t);
+                (t * rng.u(-1.0, 1.0), axis * rng.u(-1.0, 1.0))
+            }
             JointKind::Universal => (
                 Vector3::zeros(),
                 axis * rng.u(-1.0, 1.0) + pin * rng.u(-1.0, 1.0),

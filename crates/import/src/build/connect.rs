@@ -3,7 +3,8 @@
 //! frames to the kind with the same relative motion: two hinges whose axes meet at
 //! right angles → universal, three hinges through one point (or hinges and a ball
 //! there) → spherical, a slide and a hinge on one axis → cylindrical, three
-//! independent slides and three independent rotations → no joint (free body).
+//! independent slides and three independent rotations → no joint (free body), two
+//! slides in the plane normal to a hinge → planar (the 2-D models of MJCF).
 //!
 //! The markers are placed at the initial state: marker i (parent) at the joint frame
 //! before the motion, marker j (child) after it, both with z along the joint axis, so
@@ -12,7 +13,7 @@
 
 use nalgebra::{Matrix3, Rotation3, Unit, Vector3};
 
-use super::pose::{JointFrame, Placement, motion_label};
+use super::pose::{JointFrame, Placement, motion_label, plane_axes};
 use crate::{GraphJoint, ImportError, JointMotion, LinkGraph};
 use mbs_model::{JointKind, frame_from_z};
 
@@ -121,11 +122,22 @@ pub(crate) fn connect(
                 None,
             ),
             JointMotion::Floating => Ok(Connection::Free),
-            JointMotion::Planar { .. } => Err(unsupported(
-                &name,
-                &joints,
-                "planar joints are not yet an mbs joint kind",
-            )),
+            JointMotion::Planar { normal } => {
+                let (u, v) = plane_axes(normal);
+                let axes = Matrix3::from_columns(&[u, v, normal.into_inner()]);
+                joint(
+                    JointKind::Planar,
+                    frame(
+                        first.before.translation.vector,
+                        first.before.rotation.to_rotation_matrix() * axes,
+                    ),
+                    frame(
+                        first.after.translation.vector,
+                        first.after.rotation.to_rotation_matrix() * axes,
+                    ),
+                    Some(chain[0]),
+                )
+            }
             JointMotion::Fixed => unreachable!("fixed joints are merged, never connected"),
         };
     }
@@ -162,8 +174,22 @@ pub(crate) fn connect(
         return Err(unsupported(
             &name,
             &joints,
-            "planar joints are not yet an mbs joint kind",
+            "a planar joint in a chain with other joints",
         ));
+    }
+    if let ([h], [s1, s2]) = (&hinges[..], &slides[..]) {
+        let in_plane = |s: &Line| s.axis.dot(&h.axis).abs() <= PARALLEL;
+        if balls.is_empty() && translations == 2 && in_plane(s1) && in_plane(s2) {
+            // slides in the plane normal to the hinge: a planar joint at the hinge
+            let ri = along(&h.axis);
+            let rj = Rotation3::from_axis_angle(&Unit::new_normalize(h.axis), h.q) * ri;
+            return joint(
+                JointKind::Planar,
+                frame(h.point, ri),
+                frame(h.point, rj),
+                None,
+            );
+        }
     }
     if slides.is_empty() {
         // rotations about one point: universal or spherical

@@ -327,6 +327,11 @@ fn joint_from_spec(j: &JointSpec) -> (&str, &str, &str, JointKind) {
             marker_i,
             marker_j,
         } => (name, marker_i, marker_j, JointKind::Prismatic),
+        S::Planar {
+            name,
+            marker_i,
+            marker_j,
+        } => (name, marker_i, marker_j, JointKind::Planar),
         S::Rigid {
             name,
             marker_i,
@@ -521,6 +526,11 @@ fn joint_to_spec(j: &Joint, marker_i: String, marker_j: String) -> JointSpec {
             marker_j,
         },
         JointKind::Prismatic => JointSpec::Prismatic {
+            name,
+            marker_i,
+            marker_j,
+        },
+        JointKind::Planar => JointSpec::Planar {
             name,
             marker_i,
             marker_j,

@@ -215,6 +215,11 @@ pub(crate) enum JointSpec {
         marker_i: String,
         marker_j: String,
     },
+    Planar {
+        name: String,
+        marker_i: String,
+        marker_j: String,
+    },
     Rigid {
         name: String,
         marker_i: String,

@@ -12,6 +12,7 @@ True
 
 from ._errors import MbsError, MethodError, ModelError, SimulationError
 from ._mbs import __version__
+from .joint_space import JointSpaceDynamics, joint_space_dynamics
 from .model import Model
 from .simulate import simulate
 from .sweep import grid, sample, sweep
@@ -19,6 +20,7 @@ from .trajectory import COMPONENTS, Trajectory
 
 __all__ = [
     "COMPONENTS",
+    "JointSpaceDynamics",
     "MbsError",
     "MethodError",
     "Model",
@@ -29,6 +31,7 @@ __all__ = [
     "builtins",
     "grid",
     "integrators",
+    "joint_space_dynamics",
     "load",
     "methods",
     "sample",

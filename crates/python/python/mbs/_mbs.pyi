@@ -69,3 +69,10 @@ def methods() -> List[Tuple[str, str]]:
 
 def integrators() -> List[Tuple[str, str]]:
     """The integrator names: (name, description)."""
+
+def joint_space_dynamics(
+    model_json: str,
+) -> Tuple[List[str], List[float], List[List[float]], List[float]]:
+    """H and C of a tree at its initial state (Pinocchio's ``crba``/``nle``
+    convention): (one name per quasi-velocity, u, H as rows, C). Raises
+    ``mbs.ModelError`` for an invalid model or one that is not a tree."""
