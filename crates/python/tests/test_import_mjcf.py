@@ -206,7 +206,7 @@ def test_mass_matrix_and_bias_are_mujocos(name):
     m = mujoco_model(path_of(name), model)
     d = mujoco_data(m, q, v)
     M = np.zeros((m.nv, m.nv))
-    mujoco.mj_fullM(m, M, d.qM)
+    mujoco.mj_fullM(m, d, M)  # MuJoCo 4: (model, data, dst)
     bias = d.qfrc_bias - d.qfrc_passive
 
     jsd = mbs.joint_space_dynamics(model)
