@@ -3,7 +3,10 @@
 
 Models: two from the gymnasium wheel (``inverted_pendulum.xml``,
 ``inverted_double_pendulum.xml``, MIT, installed by requirements.txt, read where pip
-put them), ``ant.xml`` from the same wheel (a free-floating tree), and the project's
+put them), ``ant.xml`` and ``humanoid.xml`` from the same wheel (free-floating trees,
+the humanoid's hinge groups as universal and spherical joints), ``hopper.xml`` and
+``half_cheetah.xml`` (planar slide-slide-hinge roots, the hopper's ``rootz`` with a
+``ref``; their planar joint's velocities are not MuJoCo's, so no H/C check), and the project's
 own ``pendulum.xml`` (spatial double pendulum, hinges with ``ref``), ``fourbar.xml`` and
 ``spatial_rusr.xml`` (closed loops by ``<equality connect>``), ``fourbar_weld.xml``
 (the four-bar closed by ``<equality weld>``) from
@@ -47,6 +50,14 @@ STATES = {
         {"slider": 0.2, "hinge": -0.5, "hinge2": 0.7},
     ),
     "pendulum.xml": ({"shoulder": 0.5, "elbow": 0.9}, {"shoulder": 1.0, "elbow": -2.0}),
+    "hopper.xml": (
+        {"rootx": 0.1, "rootz": 1.3, "rooty": 0.2, "thigh_joint": -0.3, "leg_joint": -0.5, "foot_joint": 0.4},
+        {"rootx": 0.5, "rootz": -0.2, "rooty": 0.7, "thigh_joint": 1.0, "foot_joint": -0.6},
+    ),
+    "half_cheetah.xml": (
+        {"rootx": 0.1, "rootz": 0.3, "rooty": 0.2, "bthigh": 0.3, "fshin": -0.5, "ffoot": 0.2},
+        {"rootx": 0.5, "rootz": -0.2, "rooty": 0.7, "bshin": 1.0, "fthigh": -0.8},
+    ),
     "humanoid.xml": (
         {
             "root": [0.0, 0.1, 1.4, 0.95, 0.05, 0.2, -0.1],
@@ -173,6 +184,8 @@ def load(name: str, state: bool = True) -> mbs.Model:
         "inverted_double_pendulum.xml",
         "ant.xml",
         "humanoid.xml",
+        "hopper.xml",
+        "half_cheetah.xml",
         "pendulum.xml",
         "fourbar.xml",
         "fourbar_weld.xml",
@@ -231,6 +244,8 @@ MOTION = [
     ("pendulum.xml", "hdca", 1e-5),
     ("ant.xml", "hdca", 1e-5),
     ("humanoid.xml", "hdca", 1e-5),
+    ("hopper.xml", "hdca", 1e-5),
+    ("half_cheetah.xml", "hdca", 1e-5),
     ("fourbar.xml", "alf-joint", 1e-5),
     ("fourbar_weld.xml", "alf-joint", 1e-5),
     ("spatial_rusr.xml", "alf-joint", 1e-5),
