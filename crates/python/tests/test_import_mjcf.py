@@ -39,6 +39,10 @@ import pytest
 
 import mbs
 
+# MuJoCo's warnings (e.g. half_cheetah's deprecated `settotalmass`) to the test output,
+# not to a MUJOCO_LOG.TXT in the working directory
+mujoco.set_mju_user_warning(lambda message: print(f"MuJoCo warning: {message}"))
+
 ASSETS = Path(gymnasium.__file__).resolve().parent / "envs" / "mujoco" / "assets"
 DATA = Path(__file__).resolve().parents[2] / "import" / "tests" / "data" / "mjcf"
 
