@@ -119,3 +119,19 @@ fn duplicate_body_names_and_world_joints_are_refused() {
     let e = error_of(r#"<mujoco><worldbody><joint name="w"/></worldbody></mujoco>"#);
     assert!(e.contains("joint `w`"), "{e}");
 }
+
+#[test]
+fn deep_nesting_is_refused_before_the_recursive_readers() {
+    let nested = |n: usize| {
+        format!(
+            "<mujoco><worldbody>{}{}</worldbody></mujoco>",
+            r#"<body><joint/><geom size="0.1"/>"#.repeat(n),
+            "</body>".repeat(n)
+        )
+    };
+    let e = error_of(&nested(100_000));
+    assert!(e.contains("nested deeper than 1024 levels"), "{e}");
+    // a chain of 1000 bodies is read (in a test thread's stack)
+    let m = mjcf_common::parse_ok(&nested(1000));
+    assert_eq!(m.links.len(), 1000);
+}

@@ -95,6 +95,10 @@ fn read_file(
         path: path.to_path_buf(),
         message: e.to_string(),
     })?;
+    check_depth(&text).map_err(|message| ImportError::Syntax {
+        path: path.to_path_buf(),
+        message,
+    })?;
     let doc = roxmltree::Document::parse(&text).map_err(|e| ImportError::Syntax {
         path: path.to_path_buf(),
         // roxmltree's message carries "at line:column"
@@ -116,6 +120,38 @@ fn read_file(
     let root = convert(&ctx, doc.root_element(), stack);
     stack.pop();
     root
+}
+
+/// Elements may nest this deep (a chain of ~1000 bodies; the readers recurse per level).
+pub(crate) const MAX_DEPTH: usize = 1024;
+
+/// Refuses a text nested deeper than [`MAX_DEPTH`], with quick-xml's streaming reader
+/// (roxmltree and the body-tree reader recurse per level and would overflow the stack
+/// first). XML that quick-xml cannot read is left to roxmltree's message.
+fn check_depth(text: &str) -> Result<(), String> {
+    use quick_xml::events::Event;
+    let mut reader = quick_xml::Reader::from_str(text);
+    let mut depth = 0usize;
+    loop {
+        match reader.read_event() {
+            Ok(Event::Start(_)) => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    let at = (reader.buffer_position() as usize).min(text.len());
+                    let line = 1 + text.as_bytes()[..at]
+                        .iter()
+                        .filter(|&&b| b == b'\n')
+                        .count();
+                    return Err(format!(
+                        "elements nested deeper than {MAX_DEPTH} levels at line {line}"
+                    ));
+                }
+            }
+            Ok(Event::End(_)) => depth = depth.saturating_sub(1),
+            Ok(Event::Eof) | Err(_) => return Ok(()),
+            Ok(_) => {}
+        }
+    }
 }
 
 struct Ctx<'a, 'input> {
