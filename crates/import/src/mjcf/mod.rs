@@ -24,6 +24,7 @@ mod equality;
 mod frame;
 mod geom;
 mod inertia;
+mod inertial;
 mod joint;
 mod notes;
 mod xml;
