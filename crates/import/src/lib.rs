@@ -63,6 +63,11 @@ fn root_element(text: &str) -> Option<&'static str> {
     let mut rest = text;
     while let Some(i) = rest.find('<') {
         rest = &rest[i + 1..];
+        if let Some(comment) = rest.strip_prefix("!--") {
+            // a comment may hold `<` (e.g. a model's description): skip it whole
+            rest = comment.split_once("-->").map_or("", |(_, after)| after);
+            continue;
+        }
         if rest.starts_with('?') || rest.starts_with('!') {
             continue;
         }
