@@ -233,6 +233,10 @@ fn fixed_links_merge_with_the_parallel_axis_theorem() {
         arm.inertia
     );
     assert_eq!(imported.link_bodies[1].1.as_deref(), Some("arm"));
+    // the link → body map is in the model, and survives its file form
+    assert_eq!(arm.links, ["arm", "tool"]);
+    let again = Model::from_json_str(&model.to_json_string()).unwrap();
+    assert_eq!(&again, model);
 }
 
 #[test]

@@ -36,6 +36,11 @@ pub struct Body {
     /// body's rotation matter.
     #[serde(default)]
     pub point_mass: bool,
+    /// The links of an imported URDF or MJCF file this body is made of (the link its
+    /// moving joint reaches first, then the links welded to it); empty for bodies
+    /// defined in mbs's own files.
+    #[serde(default)]
+    pub links: Vec<String>,
 }
 
 /// Pose and velocity of a body at the initial time, in the global frame.
@@ -73,6 +78,7 @@ impl Body {
             shapes: Vec::new(),
             density: None,
             point_mass: false,
+            links: Vec::new(),
         }
     }
 
@@ -136,6 +142,7 @@ impl Body {
             shapes,
             density,
             point_mass: false,
+            links: Vec::new(),
         })
     }
 }

@@ -6,9 +6,9 @@ by joint name, to both codes):
 (a) the degrees of freedom of the imported model equal Pinocchio's ``model.nv``
     (``buildModelFromUrdf`` without a root joint: the root link is fixed);
 (b) ``mbs.joint_space_dynamics`` equals Pinocchio's ``crba`` (symmetrised) and
-    ``nle`` (+ the URDF joint damping D v, which mbs imports as rotational dampers and
-    Pinocchio's ``nle`` leaves out; on the joints where the import notes the damping
-    as ignored — prismatic joints — D is 0 on both sides) to 1e-10 relative (∞-norm of the difference over
+    ``nle`` (+ the URDF joint damping D v, which mbs imports as rotational and
+    prismatic dampers and Pinocchio's ``nle`` leaves out; on joints where the import
+    notes the damping as ignored, D is 0 on both sides) to 1e-10 relative (∞-norm of the difference over
     the ∞-norm of Pinocchio's), after permuting by joint name;
 (c) after 1 s of motion under gravity, the centre of mass of every moving body
     (URDF links rigidly attached to a joint's child merged, as Pinocchio merges them

@@ -68,6 +68,11 @@ pub fn build(graph: &LinkGraph, options: &ImportOptions) -> Result<Imported, Imp
         }
         let mut body = Body::new(name, group.mass, r.transpose() * group.inertia * r);
         body.shapes = shapes;
+        body.links = group
+            .links
+            .iter()
+            .map(|&l| graph.links[l].name.clone())
+            .collect();
         let id = b.add_body(body);
         b.set_initial_pose(id, group.com, euler_params::from_rotation(&r));
         b.set_initial_velocity(id, twist.velocity_at(&group.com), twist.omega);

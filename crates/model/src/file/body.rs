@@ -108,6 +108,7 @@ pub(super) fn body_from_spec(b: &BodySpec) -> Result<(Body, Vector3<f64>), Model
             shapes,
             density: b.density,
             point_mass: b.point_mass,
+            links: b.links.clone(),
         },
         c,
     ))
@@ -287,6 +288,7 @@ pub(super) fn body_to_spec(b: &Body) -> BodySpec {
         velocity: a3(&b.initial.velocity),
         omega: a3(&b.initial.omega),
         shapes: b.shapes.iter().map(shape_to_spec).collect(),
+        links: b.links.clone(),
     }
 }
 

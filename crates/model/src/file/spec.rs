@@ -89,6 +89,9 @@ pub(crate) struct BodySpec {
     pub omega: Vec3,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shapes: Vec<ShapeSpec>,
+    /// The source links of an imported URDF/MJCF body.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<String>,
 }
 
 /// What a body's `position` (and the coordinates of its markers and shapes) refer to.
