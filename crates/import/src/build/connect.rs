@@ -78,65 +78,30 @@ pub(crate) fn connect(
         })))
     };
     if let [only] = joints[..] {
+        // markers at the joint frame before (i) and after (j) the motion, with the
+        // joint's axes `axes` (joint-frame components) as marker axes
+        let across = |kind, axes: Matrix3<f64>, single| {
+            let at = |pose: &nalgebra::Isometry3<f64>| {
+                frame(
+                    pose.translation.vector,
+                    pose.rotation.to_rotation_matrix() * axes,
+                )
+            };
+            joint(kind, at(&first.before), at(&first.after), single)
+        };
         return match &only.motion {
             JointMotion::Revolute { axis } => {
-                let align = align(axis);
-                joint(
-                    JointKind::Revolute,
-                    frame(
-                        first.before.translation.vector,
-                        first.before.rotation.to_rotation_matrix() * align,
-                    ),
-                    frame(
-                        first.after.translation.vector,
-                        first.after.rotation.to_rotation_matrix() * align,
-                    ),
-                    Some(chain[0]),
-                )
+                across(JointKind::Revolute, align(axis), Some(chain[0]))
             }
             JointMotion::Prismatic { axis } => {
-                let align = align(axis);
-                joint(
-                    JointKind::Prismatic,
-                    frame(
-                        first.before.translation.vector,
-                        first.before.rotation.to_rotation_matrix() * align,
-                    ),
-                    frame(
-                        first.after.translation.vector,
-                        first.after.rotation.to_rotation_matrix() * align,
-                    ),
-                    Some(chain[0]),
-                )
+                across(JointKind::Prismatic, align(axis), Some(chain[0]))
             }
-            JointMotion::Ball => joint(
-                JointKind::Spherical,
-                frame(
-                    first.before.translation.vector,
-                    first.before.rotation.to_rotation_matrix().into_inner(),
-                ),
-                frame(
-                    first.after.translation.vector,
-                    first.after.rotation.to_rotation_matrix().into_inner(),
-                ),
-                None,
-            ),
+            JointMotion::Ball => across(JointKind::Spherical, Matrix3::identity(), None),
             JointMotion::Floating => Ok(Connection::Free),
             JointMotion::Planar { normal } => {
                 let (u, v) = plane_axes(normal);
                 let axes = Matrix3::from_columns(&[u, v, normal.into_inner()]);
-                joint(
-                    JointKind::Planar,
-                    frame(
-                        first.before.translation.vector,
-                        first.before.rotation.to_rotation_matrix() * axes,
-                    ),
-                    frame(
-                        first.after.translation.vector,
-                        first.after.rotation.to_rotation_matrix() * axes,
-                    ),
-                    Some(chain[0]),
-                )
+                across(JointKind::Planar, axes, Some(chain[0]))
             }
             JointMotion::Fixed => unreachable!("fixed joints are merged, never connected"),
         };
