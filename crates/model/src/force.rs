@@ -64,7 +64,7 @@ pub enum ForceElement {
         #[serde(default)]
         actuator: TimeFunction,
     },
-    /// Rotational spring–damper–actuator about the axis of a revolute or cylindrical
+    /// Rotational spring–damper–actuator about the axis of a revolute, cylindrical or planar
     /// joint: torque on body j about zᵢ, τ = −k (θ − θ₀) − c θ̇ + τ_a(t), the opposite on
     /// body i.
     RotationalSpringDamper {

@@ -453,7 +453,7 @@ fn bad_driver_parameters() {
     );
     expect_err(
         b.build(),
-        &["driver `spin`", "revolute or cylindrical", "spherical"],
+        &["driver `spin`", "revolute, cylindrical or planar", "spherical"],
     );
 
     let (mut b, ..) = pendulum();
