@@ -9,6 +9,9 @@
 //! "node", and ch. 4 "Transform Elements"); `<matrix>` is written row-major for column
 //! vectors, `<rotate>` is an axis and an angle in degrees. The geometry is then read by
 //! `mesh-loader` from the text with those elements removed, and transformed here.
+//! `<up_axis>` is ignored, as ROS's RViz does (assimp's
+//! `AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION`): robot meshes are drawn in the
+//! coordinates they are written in, whatever axis they call up.
 
 use std::collections::HashMap;
 use std::ops::Range;
