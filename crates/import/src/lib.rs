@@ -21,6 +21,7 @@ pub use graph::{
 pub use options::ImportOptions;
 
 mod build;
+pub mod mesh;
 pub mod mjcf;
 pub mod urdf;
 

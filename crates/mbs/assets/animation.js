@@ -64,8 +64,43 @@
   var groundMaterial = material(0x666b73);
   var zAxis = new THREE.Vector3(0, 0, 1), yAxis = new THREE.Vector3(0, 1, 0);
 
+  function u32(b64) {
+    var bin = atob(b64);
+    var bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return new Uint32Array(bytes.buffer);
+  }
+  // triangle meshes (shared by the shapes that draw the same file at the same scale),
+  // shaded flat: their vertices are shared across sharp edges
+  var meshGeometries = (data.meshes || []).map(function (m) {
+    return m.parts.map(function (p) {
+      var g = new THREE.BufferGeometry();
+      // (the vendored build exports Float32BufferAttribute; setIndex makes the index
+      // attribute of a plain array)
+      g.setAttribute("position", new THREE.Float32BufferAttribute(f32(p.positions), 3));
+      g.setIndex(Array.from(u32(p.indices)));
+      return { geometry: g, color: p.color };
+    });
+  });
+  function meshGroup(s, color) {
+    var group = new THREE.Group();
+    meshGeometries[s.mesh].forEach(function (part) {
+      // the file's material colour, else the shape's, else the body's
+      var c = part.color ? new THREE.Color(part.color) : s.color ? new THREE.Color(s.color) : color;
+      var mat = new THREE.MeshStandardMaterial({ color: c, roughness: 0.55, metalness: 0.1, flatShading: true, side: 2 /* THREE.DoubleSide */ });
+      group.add(new THREE.Mesh(part.geometry, mat));
+    });
+    return group;
+  }
+
   function shapeMesh(s, color) {
     var g;
+    if (s.kind === "mesh") {
+      var group = meshGroup(s, color);
+      group.position.set(s.position[0], s.position[1], s.position[2]);
+      group.quaternion.set(s.quaternion[0], s.quaternion[1], s.quaternion[2], s.quaternion[3]);
+      return group;
+    }
     if (s.kind === "box") g = new THREE.BoxGeometry(2 * s.dims[0], 2 * s.dims[1], 2 * s.dims[2]);
     else if (s.kind === "sphere") g = new THREE.SphereGeometry(s.dims[0], 32, 16);
     else if (s.kind === "cylinder") g = new THREE.CylinderGeometry(s.dims[0], s.dims[0], s.dims[1], 32).rotateX(Math.PI / 2);
@@ -280,6 +315,11 @@
   document.getElementById("meta").innerHTML = "";
   [data.method + " with " + data.integrator, n + " samples, t = " + t0 + " … " + t1 + " s"].forEach(function (line) {
     var d = document.createElement("div"); d.textContent = line;
+    document.getElementById("meta").appendChild(d);
+  });
+  (data.notes || []).forEach(function (line) {
+    var d = document.createElement("div"); d.className = "note";
+    d.textContent = "note: " + line;
     document.getElementById("meta").appendChild(d);
   });
   if (data.failure) {

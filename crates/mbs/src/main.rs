@@ -371,7 +371,9 @@ fn run(cli: Cli) -> Result<u8, Error> {
                     columns,
                     joints: joints.as_ref(),
                 };
-                mbs::animate::write_html(&traj, sim.model(), &path, &options)?;
+                for note in mbs::animate::write_html(&traj, sim.model(), &path, &options)? {
+                    eprintln!("note: animation: {note}");
+                }
                 files.push(path);
             }
             files.push(mbs::manifest::write(

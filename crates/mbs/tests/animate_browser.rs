@@ -1,10 +1,13 @@
 //! The animation page in a real headless browser (Debian's chromium, installed by
 //! `scripts/setup/chromium.sh`): the page loads and draws without errors, screenshots
 //! at two times differ where the mechanism moved (the falling second link of the double
-//! pendulum goes down the screen), and two screenshots at the same time agree.
+//! pendulum goes down the screen), and two screenshots at the same time agree; a mesh
+//! shape (a green cube from an STL file) is drawn.
 //!
 //! Without chromium the test is skipped with a message on stderr, unless
 //! `MBS_REQUIRE_BROWSER=1`, when it fails. `MBS_CHROMIUM` may name the browser binary.
+
+mod mesh_common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -251,6 +254,54 @@ fn animation_plays_in_a_headless_browser() {
         yb > ya + 40.0,
         "second link did not move down: y {ya:.0} → {yb:.0}"
     );
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+#[test]
+fn a_mesh_shape_is_drawn_in_a_headless_browser() {
+    let Some(browser) = chromium_or_skip() else {
+        return;
+    };
+    let work =
+        std::env::temp_dir().join(format!("mbs-animate-mesh-browser-{}", std::process::id()));
+    let model = mesh_common::cube_model(&work, 0.5);
+    let traj = mesh_common::run(&model);
+    let page = work.join("animation.html");
+    let notes = write_html(&traj, &model, &page, &AnimateOptions::default()).unwrap();
+    assert!(notes.is_empty(), "{notes:?}");
+    let url = format!("file://{}#t=0&paused", page.display());
+    let dom = chromium(&browser, &work, &url, &["--dump-dom".into()]);
+    let body = body_tag(&dom);
+    assert!(
+        !body.contains("data-errors"),
+        "errors:\n{}",
+        errors_of(&dom)
+    );
+    assert!(
+        body.contains("data-ready=\"1\""),
+        "not drawn: {body}\n{}",
+        tail(&dom)
+    );
+    let png = work.join("mesh.png");
+    chromium(
+        &browser,
+        &work,
+        &url,
+        &[format!("--screenshot={}", png.display())],
+    );
+    let img = read_png(&png);
+    // the cube's green (#20c020, shaded) in the view
+    let mut green = 0;
+    for y in 0..img.height {
+        for x in 0..img.width {
+            let [r, g, b] = img.rgb[y * img.width + x].map(i32::from);
+            if in_view(&img, x, y) && g > r + 60 && g > b + 60 {
+                green += 1;
+            }
+        }
+    }
+    eprintln!("animate_browser: the cube mesh covers {green} green pixels");
+    assert!(green > 5000, "mesh not drawn: {green} green pixels");
     let _ = std::fs::remove_dir_all(&work);
 }
 

@@ -56,17 +56,23 @@ fn density_of(
 }
 
 /// Mass properties of `shapes` (validated geometry) with their densities, falling back
-/// on `body_density`. Errors name the body and the shape: a shape without a density, a
-/// density ≤ 0, no shape at all.
+/// on `body_density`; meshes are skipped (drawn only, never a source of mass). Errors
+/// name the body and the shape: a shape without a density, a density ≤ 0, no primitive
+/// shape at all.
 pub fn of_shapes(
     body: &str,
     shapes: &[Shape],
     body_density: Option<f64>,
 ) -> Result<MassProperties, ModelError> {
-    if shapes.is_empty() {
+    if shapes.iter().all(|s| s.geometry.is_mesh()) {
+        let reason = if shapes.is_empty() {
+            "has a density but no shapes: give `shapes`, or `mass` and `inertia`"
+        } else {
+            "has a density but only meshes (drawn only, never a source of mass): give primitive shapes, or `mass` and `inertia`"
+        };
         return Err(ModelError::Unsupported {
             element: format!("body `{body}`"),
-            reason: "has a density but no shapes: give `shapes`, or `mass` and `inertia`".into(),
+            reason: reason.into(),
         });
     }
     let mut mass = 0.0;
@@ -74,6 +80,9 @@ pub fn of_shapes(
     let mut inertia = Matrix3::zeros();
     let mut size: f64 = 0.0;
     for (i, s) in shapes.iter().enumerate() {
+        if s.geometry.is_mesh() {
+            continue;
+        }
         let m = density_of(body, i, s, body_density)? * s.geometry.volume();
         let r = s.rotation();
         let d = s.position;

@@ -1,7 +1,9 @@
-//! Shapes: the geometry of a body (box, cylinder, sphere, capsule), each with a pose in
-//! the body frame, an optional density and an optional colour. Shapes are drawn by the
-//! animation; with a density they also give the body's mass and inertia
-//! ([`crate::mass_properties`]).
+//! Shapes: the geometry of a body (box, cylinder, sphere, capsule, or a triangle mesh
+//! read from a file), each with a pose in the body frame, an optional density and an
+//! optional colour. Shapes are drawn by the animation; with a density the primitives
+//! also give the body's mass and inertia ([`crate::mass_properties`]). A mesh is only
+//! drawn: it never has a density (a body with meshes takes its mass and inertia from
+//! `mass` and `inertia`, as an imported robot does from its inertials).
 //!
 //! Every primitive is described in its own *shape frame*: centred at its centroid, with
 //! the symmetry axis of cylinders and capsules along the shape frame's z axis. The
@@ -9,12 +11,14 @@
 //! coordinates) and `orientation` (Euler parameters of the rotation from shape axes to
 //! body axes, as a body's orientation maps body axes to global ones).
 
+use std::path::PathBuf;
+
 use mbs_kinematics::EulerParams;
 use nalgebra::{Matrix3, Vector3};
 use serde::{Deserialize, Serialize};
 
-/// The four primitives. Lengths in metres; every one is centred at its centroid.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+/// The four primitives, centred at their centroids, and meshes. Lengths in metres.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Geometry {
     /// A box with half-extents (a, b, c) along the shape frame's x, y, z axes.
     Box {
@@ -41,6 +45,17 @@ pub enum Geometry {
         /// Length L ≥ 0 of the cylindrical part.
         length: f64,
     },
+    /// A triangle mesh read from `path` (STL, Wavefront OBJ or Collada DAE; the file's
+    /// own units, e.g. a DAE `<unit meter=…>`, are applied when it is read), its
+    /// vertices multiplied by `scale` along the shape frame's axes. The shape frame is
+    /// the file's frame (not a centroid). Drawn only: it has no volume or inertia here.
+    Mesh {
+        /// The mesh file, used as written (a relative path is relative to the current
+        /// directory of the program that reads the mesh).
+        path: PathBuf,
+        /// Scale factors along x, y, z (finite and non-zero; negative mirrors).
+        scale: Vector3<f64>,
+    },
 }
 
 impl Geometry {
@@ -51,10 +66,16 @@ impl Geometry {
             Geometry::Cylinder { .. } => "cylinder",
             Geometry::Sphere { .. } => "sphere",
             Geometry::Capsule { .. } => "capsule",
+            Geometry::Mesh { .. } => "mesh",
         }
     }
 
-    /// Volume V.
+    /// Whether the shape is a mesh (drawn only, never a source of mass).
+    pub fn is_mesh(&self) -> bool {
+        matches!(self, Geometry::Mesh { .. })
+    }
+
+    /// Volume V (zero for a mesh, which is not a source of mass).
     pub fn volume(&self) -> f64 {
         use std::f64::consts::PI;
         match *self {
@@ -62,6 +83,7 @@ impl Geometry {
             Geometry::Cylinder { radius: r, length } => PI * r * r * length,
             Geometry::Sphere { radius: r } => 4.0 / 3.0 * PI * r * r * r,
             Geometry::Capsule { radius: r, length } => PI * r * r * (length + 4.0 / 3.0 * r),
+            Geometry::Mesh { .. } => 0.0,
         }
     }
 
@@ -75,7 +97,8 @@ impl Geometry {
     ///   sphere's mass); each hemisphere's centroid is 3r/8 from its flat face, which
     ///   lies L/2 from the centre, so by the parallel-axis theorem
     ///   J_xx = m_c (3r² + L²)/12 + m_s (2r²/5 + L²/4 + 3Lr/8),
-    ///   J_zz = m_c r²/2 + 2 m_s r²/5.
+    ///   J_zz = m_c r²/2 + 2 m_s r²/5;
+    /// - mesh: zero (not a source of mass).
     pub fn unit_mass_moments(&self) -> Vector3<f64> {
         match *self {
             Geometry::Box { half_extents: h } => {
@@ -101,16 +124,19 @@ impl Geometry {
                     + fs * (0.4 * r * r + 0.25 * l * l + 0.375 * l * r);
                 Vector3::new(t, t, fc * 0.5 * r * r + fs * 0.4 * r * r)
             }
+            Geometry::Mesh { .. } => Vector3::zeros(),
         }
     }
 
-    /// The half-extents of the shape's bounding box in its own frame.
+    /// The half-extents of the shape's bounding box in its own frame (zero for a mesh,
+    /// whose extent is known only once its file is read).
     pub fn half_extents(&self) -> Vector3<f64> {
         match *self {
             Geometry::Box { half_extents } => half_extents,
             Geometry::Cylinder { radius: r, length } => Vector3::new(r, r, 0.5 * length),
             Geometry::Sphere { radius: r } => Vector3::repeat(r),
             Geometry::Capsule { radius: r, length } => Vector3::new(r, r, 0.5 * length + r),
+            Geometry::Mesh { .. } => Vector3::zeros(),
         }
     }
 }
@@ -118,16 +144,17 @@ impl Geometry {
 /// A colour as 8-bit red, green, blue (written `"#rrggbb"` in model files).
 pub type Rgb = [u8; 3];
 
-/// A primitive placed in a body.
+/// A primitive or a mesh placed in a body.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Shape {
     /// What it is.
     pub geometry: Geometry,
-    /// Origin of the shape frame (the centroid) in body coordinates.
+    /// Origin of the shape frame (a primitive's centroid) in body coordinates.
     pub position: Vector3<f64>,
     /// Euler parameters of the rotation from shape axes to body axes (unit norm).
     pub orientation: EulerParams,
-    /// Density ρ > 0 in kg/m³; `None` takes the body's density, if any.
+    /// Density ρ > 0 in kg/m³; `None` takes the body's density, if any (a mesh has
+    /// none, and does not take the body's).
     pub density: Option<f64>,
     /// Colour for drawing; `None` lets the viewer choose.
     pub color: Option<Rgb>,

@@ -84,8 +84,8 @@ pub(crate) fn validate_shape(body: &str, i: usize, s: &Shape) -> Result<(), Mode
             })
         }
     };
-    match s.geometry {
-        Geometry::Box { half_extents: h } => {
+    match &s.geometry {
+        &Geometry::Box { half_extents: h } => {
             for v in h.iter() {
                 check(
                     "half_extents",
@@ -95,14 +95,36 @@ pub(crate) fn validate_shape(body: &str, i: usize, s: &Shape) -> Result<(), Mode
                 )?;
             }
         }
-        Geometry::Cylinder { radius, length } => {
+        &Geometry::Cylinder { radius, length } => {
             check("radius", "positive", radius, radius > 0.0)?;
             check("length", "positive", length, length > 0.0)?;
         }
-        Geometry::Sphere { radius } => check("radius", "positive", radius, radius > 0.0)?,
-        Geometry::Capsule { radius, length } => {
+        &Geometry::Sphere { radius } => check("radius", "positive", radius, radius > 0.0)?,
+        &Geometry::Capsule { radius, length } => {
             check("radius", "positive", radius, radius > 0.0)?;
             check("length", "non-negative", length, length >= 0.0)?;
+        }
+        Geometry::Mesh { path, scale } => {
+            for v in scale.iter() {
+                check(
+                    "scale",
+                    "finite and non-zero in every component",
+                    *v,
+                    *v != 0.0,
+                )?;
+            }
+            if path.as_os_str().is_empty() {
+                return Err(ModelError::Unsupported {
+                    element,
+                    reason: "has an empty `path`: give the mesh file".into(),
+                });
+            }
+            if s.density.is_some() {
+                return Err(ModelError::Unsupported {
+                    element,
+                    reason: "a mesh has no `density` (it is drawn only): give the body `mass` and `inertia`, or densities on primitive shapes".into(),
+                });
+            }
         }
     }
     for v in s.position.iter() {

@@ -8,6 +8,12 @@ pub(super) fn f32_base64(values: impl Iterator<Item = f64>) -> String {
     base64(&bytes)
 }
 
+/// Little-endian u32 values in base64, as JavaScript's `Uint32Array` reads them.
+pub(super) fn u32_base64(values: impl Iterator<Item = u32>) -> String {
+    let bytes: Vec<u8> = values.flat_map(u32::to_le_bytes).collect();
+    base64(&bytes)
+}
+
 fn base64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);

@@ -1,5 +1,5 @@
 //! A self-contained HTML page that plays a trajectory in 3-D: bodies drawn as their
-//! shapes (or as sticks from the centre of mass to the markers when they have none),
+//! shapes, meshes included (their triangles embedded, see `meshes.rs`), (or as sticks from the centre of mass to the markers when they have none),
 //! ground markers, play/pause, a time slider, a speed control, a camera orbited with the
 //! mouse, and plots of chosen output columns (energy and ‖Φ‖ by default) with a cursor
 //! at the current time. The panels' ticks, labels, colours and markers come from
@@ -28,7 +28,10 @@
 //! ```
 
 mod encode;
+mod meshes;
 mod scene;
+
+pub use meshes::MAX_TRIANGLES;
 
 use std::path::Path;
 
@@ -206,6 +209,21 @@ fn plots(traj: &Trajectory, model: &Model, options: &AnimateOptions) -> Result<V
 
 /// The page for `traj`, a trajectory of `model` (same bodies in the same order).
 pub fn html(traj: &Trajectory, model: &Model, options: &AnimateOptions) -> Result<String, Error> {
+    Ok(page(traj, model, options)?.html)
+}
+
+/// A page and what it could not draw as given.
+#[derive(Clone, Debug)]
+pub struct Page {
+    /// The HTML text.
+    pub html: String,
+    /// Notes: mesh files that could not be read (not drawn), meshes decimated to
+    /// [`MAX_TRIANGLES`]. The page shows them too.
+    pub notes: Vec<String>,
+}
+
+/// The page for `traj` with its notes (see [`html`]).
+pub fn page(traj: &Trajectory, model: &Model, options: &AnimateOptions) -> Result<Page, Error> {
     let names: Vec<&str> = model.bodies().iter().map(|b| b.name.as_str()).collect();
     if names
         != traj
@@ -252,8 +270,9 @@ pub fn html(traj: &Trajectory, model: &Model, options: &AnimateOptions) -> Resul
     };
     let json = serde_json::to_string(&data)
         .map_err(|e| Error::param("animation", "data", "must serialize", e))?;
+    let notes = data.scene.notes;
     let title = format!("{} — {} — {}", traj.model, traj.method, traj.integrator);
-    Ok(encode::fill(
+    let html = encode::fill(
         TEMPLATE,
         &[
             ("TITLE", &encode::escape_html(&title)),
@@ -264,16 +283,18 @@ pub fn html(traj: &Trajectory, model: &Model, options: &AnimateOptions) -> Resul
             ("APP_JS", &encode::escape_script(APP_JS)),
             ("DATA", &encode::escape_script(&json)),
         ],
-    ))
+    );
+    Ok(Page { html, notes })
 }
 
-/// Writes [`html`] to `path`.
+/// Writes [`html`] to `path`; returns the page's notes ([`Page::notes`]).
 pub fn write_html(
     traj: &Trajectory,
     model: &Model,
     path: &Path,
     options: &AnimateOptions,
-) -> Result<(), Error> {
-    let page = html(traj, model, options)?;
-    std::fs::write(path, page).map_err(|e| Error::output(path, e))
+) -> Result<Vec<String>, Error> {
+    let page = page(traj, model, options)?;
+    std::fs::write(path, page.html).map_err(|e| Error::output(path, e))?;
+    Ok(page.notes)
 }

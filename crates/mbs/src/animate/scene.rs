@@ -6,6 +6,7 @@ use mbs_model::{BodyRef, Geometry, Model, Shape};
 use nalgebra::Vector3;
 use serde::Serialize;
 
+use super::meshes::{Meshes, SceneMesh};
 use crate::trajectory::Trajectory;
 
 /// One body: its shapes in the body frame, and its marker positions (body frame).
@@ -24,6 +25,9 @@ pub(super) struct SceneShape {
     kind: &'static str,
     /// Box: half-extents; cylinder and capsule: [radius, length, 0]; sphere: [radius, 0, 0].
     dims: [f32; 3],
+    /// A mesh's index in the scene's `meshes`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mesh: Option<usize>,
     position: [f32; 3],
     quaternion: [f32; 4],
     color: Option<String>,
@@ -41,6 +45,10 @@ pub(super) struct GroundMarker {
 #[derive(Serialize, Debug)]
 pub(super) struct Scene {
     pub(super) bodies: Vec<SceneBody>,
+    /// The triangle meshes the mesh shapes draw.
+    meshes: Vec<SceneMesh>,
+    /// What the page could not draw as given (meshes not read, decimated).
+    pub(super) notes: Vec<String>,
     ground: Vec<GroundMarker>,
     /// Centre of the box that holds the motion.
     centre: [f32; 3],
@@ -58,32 +66,41 @@ fn f3(v: &Vector3<f64>) -> [f32; 3] {
     [v.x as f32, v.y as f32, v.z as f32]
 }
 
-fn scene_shape(s: &Shape) -> SceneShape {
-    let dims = match s.geometry {
-        Geometry::Box { half_extents } => half_extents,
-        Geometry::Cylinder { radius, length } | Geometry::Capsule { radius, length } => {
-            Vector3::new(radius, length, 0.0)
+/// The page's form of `s`; `None` for a mesh that is not drawn.
+fn scene_shape(s: &Shape, meshes: &Meshes) -> Option<SceneShape> {
+    let (dims, mesh) = match &s.geometry {
+        Geometry::Box { half_extents } => (*half_extents, None),
+        &Geometry::Cylinder { radius, length } | &Geometry::Capsule { radius, length } => {
+            (Vector3::new(radius, length, 0.0), None)
         }
-        Geometry::Sphere { radius } => Vector3::new(radius, 0.0, 0.0),
+        &Geometry::Sphere { radius } => (Vector3::new(radius, 0.0, 0.0), None),
+        Geometry::Mesh { path, scale } => (Vector3::zeros(), Some(meshes.get(path, scale)?.0)),
     };
     let p = &s.orientation;
-    SceneShape {
+    Some(SceneShape {
         kind: s.geometry.kind(),
         dims: f3(&dims),
+        mesh,
         position: f3(&s.position),
         // Euler parameters [e0, e1, e2, e3] are the quaternion (w, x, y, z)
         quaternion: [p[1] as f32, p[2] as f32, p[3] as f32, p[0] as f32],
         color: s.color.as_ref().map(mbs_model::format_rgb),
-    }
+    })
+}
+
+/// The distance from the body origin beyond which no point of `s` lies.
+fn shape_reach(s: &Shape, meshes: &Meshes) -> f64 {
+    let own = match &s.geometry {
+        Geometry::Mesh { path, scale } => meshes.get(path, scale).map_or(0.0, |m| m.1),
+        g => g.half_extents().norm(),
+    };
+    s.position.norm() + own
 }
 
 /// The radius of a sphere about the body origin that holds its shapes and markers.
-fn body_reach(model: &Model, i: usize) -> f64 {
+fn body_reach(model: &Model, i: usize, meshes: &Meshes) -> f64 {
     let b = &model.bodies()[i];
-    let shapes = b
-        .shapes
-        .iter()
-        .map(|s| s.position.norm() + s.geometry.half_extents().norm());
+    let shapes = b.shapes.iter().map(|s| shape_reach(s, meshes));
     let markers = model
         .markers()
         .iter()
@@ -95,13 +112,18 @@ fn body_reach(model: &Model, i: usize) -> f64 {
 impl Scene {
     /// The scene of `model` moving along `traj` (bodies in the same order).
     pub(super) fn new(model: &Model, traj: &Trajectory) -> Self {
+        let meshes = Meshes::of(model);
         let bodies: Vec<SceneBody> = model
             .bodies()
             .iter()
             .enumerate()
             .map(|(i, b)| SceneBody {
                 name: b.name.clone(),
-                shapes: b.shapes.iter().map(scene_shape).collect(),
+                shapes: b
+                    .shapes
+                    .iter()
+                    .filter_map(|s| scene_shape(s, &meshes))
+                    .collect(),
                 markers: model
                     .markers()
                     .iter()
@@ -134,7 +156,7 @@ impl Scene {
             }
         };
         let reach: Vec<f64> = (0..model.n_bodies())
-            .map(|i| body_reach(model, i))
+            .map(|i| body_reach(model, i, &meshes))
             .collect();
         for k in 0..traj.len() {
             for (i, r) in reach.iter().enumerate() {
@@ -167,6 +189,8 @@ impl Scene {
             .fold(f64::INFINITY, f64::min);
         Scene {
             bodies,
+            meshes: meshes.table,
+            notes: meshes.notes,
             ground,
             centre: f3(&centre),
             size: size as f32,

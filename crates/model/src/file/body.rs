@@ -29,6 +29,12 @@ pub(super) fn body_from_spec(b: &BodySpec) -> Result<(Body, Vector3<f64>), Model
         .enumerate()
         .map(|(i, s)| shape_from_spec(&b.name, i, s))
         .collect::<Result<Vec<_>, _>>()?;
+    // a mesh with a density is refused as such, not as "mass and a density"
+    for (i, s) in shapes.iter().enumerate() {
+        if s.geometry.is_mesh() {
+            crate::validate_shapes::validate_shape(&b.name, i, s)?;
+        }
+    }
     let densities = b.density.is_some() || shapes.iter().any(|s| s.density.is_some());
     let (mass, inertia, c) = match (b.mass, &b.inertia) {
         _ if b.point_mass => point_mass_from_spec(b, densities).map_err(unsupported)?,
@@ -172,6 +178,7 @@ fn shape_from_spec(body: &str, i: usize, s: &ShapeSpec) -> Result<Shape, ModelEr
         ShapeKind::Cylinder => "cylinder",
         ShapeKind::Sphere => "sphere",
         ShapeKind::Capsule => "capsule",
+        ShapeKind::Mesh => "mesh",
     };
     let element = format!("body `{body}` shape {} ({kind})", i + 1);
     let unsupported = |reason: String| ModelError::Unsupported {
@@ -182,6 +189,7 @@ fn shape_from_spec(body: &str, i: usize, s: &ShapeSpec) -> Result<Shape, ModelEr
         ShapeKind::Box => &["half_extents", "size"],
         ShapeKind::Cylinder | ShapeKind::Capsule => &["radius", "length", "axis"],
         ShapeKind::Sphere => &["radius"],
+        ShapeKind::Mesh => &["path", "scale"],
     };
     let given = [
         ("half_extents", s.half_extents.is_some()),
@@ -189,6 +197,8 @@ fn shape_from_spec(body: &str, i: usize, s: &ShapeSpec) -> Result<Shape, ModelEr
         ("radius", s.radius.is_some()),
         ("length", s.length.is_some()),
         ("axis", s.axis.is_some()),
+        ("path", s.path.is_some()),
+        ("scale", s.scale.is_some()),
     ];
     if let Some((field, _)) = given.iter().find(|(f, g)| *g && !allowed.contains(f)) {
         return Err(unsupported(format!("a {kind} has no `{field}`")));
@@ -220,6 +230,14 @@ fn shape_from_spec(body: &str, i: usize, s: &ShapeSpec) -> Result<Shape, ModelEr
         },
         ShapeKind::Sphere => Geometry::Sphere {
             radius: need("radius", s.radius)?,
+        },
+        ShapeKind::Mesh => Geometry::Mesh {
+            path: s
+                .path
+                .as_ref()
+                .ok_or_else(|| unsupported("a mesh needs `path` (its file)".into()))?
+                .into(),
+            scale: s.scale.map_or(Vector3::repeat(1.0), |v| v3(&v)),
         },
     };
     let orientation =
@@ -300,6 +318,8 @@ fn shape_to_spec(s: &Shape) -> ShapeSpec {
         radius: None,
         length: None,
         axis: None,
+        path: None,
+        scale: None,
         position: a3(&s.position),
         orientation: (s.orientation != mbs_kinematics::euler_params::identity()).then(|| {
             let p = &s.orientation;
@@ -308,19 +328,24 @@ fn shape_to_spec(s: &Shape) -> ShapeSpec {
         density: s.density,
         color: s.color.as_ref().map(format_rgb),
     };
-    match s.geometry {
+    match &s.geometry {
         Geometry::Box { half_extents } => {
             spec.kind = ShapeKind::Box;
-            spec.half_extents = Some(a3(&half_extents));
+            spec.half_extents = Some(a3(half_extents));
         }
-        Geometry::Cylinder { radius, length } => {
+        &Geometry::Cylinder { radius, length } => {
             spec.kind = ShapeKind::Cylinder;
             (spec.radius, spec.length) = (Some(radius), Some(length));
         }
-        Geometry::Sphere { radius } => spec.radius = Some(radius),
-        Geometry::Capsule { radius, length } => {
+        &Geometry::Sphere { radius } => spec.radius = Some(radius),
+        &Geometry::Capsule { radius, length } => {
             spec.kind = ShapeKind::Capsule;
             (spec.radius, spec.length) = (Some(radius), Some(length));
+        }
+        Geometry::Mesh { path, scale } => {
+            spec.kind = ShapeKind::Mesh;
+            spec.path = Some(path.to_string_lossy().into_owned());
+            spec.scale = (*scale != Vector3::repeat(1.0)).then(|| a3(scale));
         }
     }
     spec

@@ -141,6 +141,16 @@ pub(crate) struct ShapeSpec {
         deserialize_with = "exact_opt"
     )]
     pub axis: Option<Vec3>,
+    /// A mesh's file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// A mesh's scale factors (default [1, 1, 1]).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "exact_opt"
+    )]
+    pub scale: Option<Vec3>,
     #[serde(default, skip_serializing_if = "is_zero3", deserialize_with = "exact")]
     pub position: Vec3,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -159,6 +169,7 @@ pub(crate) enum ShapeKind {
     Cylinder,
     Sphere,
     Capsule,
+    Mesh,
 }
 
 /// A marker: origin and axes in body coordinates (global for ground markers).
