@@ -453,7 +453,11 @@ fn bad_driver_parameters() {
     );
     expect_err(
         b.build(),
-        &["driver `spin`", "revolute, cylindrical or planar", "spherical"],
+        &[
+            "driver `spin`",
+            "revolute, cylindrical or planar",
+            "spherical",
+        ],
     );
 
     let (mut b, ..) = pendulum();
