@@ -161,3 +161,54 @@ pub(crate) fn hermite(
         out[i] = h00 * y0[i] + h10 * h * f0[i] + h01 * y1[i] + h11 * h * f1[i];
     }
 }
+
+/// Root-mean-square norm `sqrt(Σ (x_i / s_i)² / n)` (RADAU5's and SciPy's norm).
+#[inline]
+pub(crate) fn rms(x: &[f64], scale: &[f64]) -> f64 {
+    let n = x.len().max(1);
+    let s: f64 = x.iter().zip(scale).map(|(x, s)| (x / s) * (x / s)).sum();
+    (s / n as f64).sqrt()
+}
+
+/// First step of the implicit adaptive integrators, as SciPy's
+/// `select_initial_step` (Hairer, Nørsett & Wanner I, sec II.4, "starting step
+/// size"): with `sc = atol + rtol |y₀|`, `d₀ = ‖y₀‖`, `d₁ = ‖f₀‖`,
+/// `h₀ = 0.01 d₀/d₁` (`1e-6` when either is below `1e-5`), one explicit Euler
+/// step to estimate `d₂ = ‖f(t₀ + h₀, y₀ + h₀ f₀) − f₀‖ / h₀`, and
+/// `h = min(100 h₀, (0.01 / max(d₁, d₂))^{1/(p+1)}, h_max)` for an error estimate
+/// of order `p`. Uses `y1`, `f1` as work space; one right-hand side.
+pub(crate) fn initial_step<S: crate::OdeSystem + ?Sized>(
+    sys: &mut S,
+    (t0, y0, f0): (f64, &[f64], &[f64]),
+    dir: f64,
+    h_max: f64,
+    order: usize,
+    scale: &[f64],
+    (y1, f1): (&mut [f64], &mut [f64]),
+) -> Result<f64, Error> {
+    use crate::error::AtTime;
+    let d0 = rms(y0, scale);
+    let d1 = rms(f0, scale);
+    let h0 = if d0 < 1e-5 || d1 < 1e-5 {
+        1e-6
+    } else {
+        0.01 * d0 / d1
+    }
+    .min(h_max);
+    for i in 0..y0.len() {
+        y1[i] = y0[i] + dir * h0 * f0[i];
+    }
+    let t1 = t0 + dir * h0;
+    sys.rhs(t1, y1, f1).at(t1)?;
+    for i in 0..y0.len() {
+        y1[i] = f1[i] - f0[i];
+    }
+    let d2 = rms(y1, scale) / h0;
+    let h1 = if d1 <= 1e-15 && d2 <= 1e-15 {
+        (h0 * 1e-3).max(1e-6)
+    } else {
+        (0.01 / d1.max(d2)).powf(1.0 / (order as f64 + 1.0))
+    };
+    let h = (100.0 * h0).min(h1).min(h_max);
+    Ok(if h.is_finite() && h > 0.0 { h } else { h_max.min(1e-6) })
+}

@@ -72,6 +72,8 @@ mod driver;
 mod error;
 mod implicit;
 mod lu;
+mod newton_matrix;
+mod radau5;
 mod rk;
 mod staggered;
 mod stepper;
@@ -88,6 +90,11 @@ pub use implicit::{
     ImplicitIntegrator, ImplicitRule, ImplicitStepSolver, Newton, NewtonParams,
     Params as ImplicitParams, StepRequest, trapezoidal_second_order,
 };
+pub use newton_matrix::{
+    ComplexMatrix, Jacobian, JacobianPattern, LinearSolver, RealMatrix, SPARSE_MAX_DENSITY,
+    SPARSE_MIN_DIM,
+};
+pub use radau5::{Params as Radau5Params, Radau5};
 pub use rk::{EmbeddedRk, Method as RkMethod, Params as RkParams};
 pub use staggered::{CentralDifference, Params as StaggeredParams, TwoStageStaggered};
 pub use stepper::{Schedule, Step, Stepper};

@@ -36,6 +36,14 @@ pub trait OdeSystem {
     ) -> Result<bool, SystemError> {
         Ok(false)
     }
+
+    /// Optional sparsity of `∂f/∂y`: where entries may be nonzero. The implicit
+    /// adaptive integrators colour its columns for finite differences (one
+    /// right-hand side per colour) and factor sparse when it pays
+    /// ([`crate::LinearSolver`]). `None` (the default): dense.
+    fn jacobian_sparsity(&self) -> Option<crate::JacobianPattern> {
+        None
+    }
 }
 
 impl<S: OdeSystem + ?Sized> OdeSystem for &mut S {
@@ -50,6 +58,9 @@ impl<S: OdeSystem + ?Sized> OdeSystem for &mut S {
     }
     fn jacobian(&mut self, t: f64, y: &[f64], jac: &mut DMatrix<f64>) -> Result<bool, SystemError> {
         (**self).jacobian(t, y, jac)
+    }
+    fn jacobian_sparsity(&self) -> Option<crate::JacobianPattern> {
+        (**self).jacobian_sparsity()
     }
 }
 
