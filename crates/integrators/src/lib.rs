@@ -65,6 +65,7 @@
 #![doc = include_str!("../docs/results.md")]
 
 mod adams;
+mod bdf;
 mod choice;
 mod common;
 mod dop853;
@@ -80,6 +81,7 @@ mod stepper;
 mod system;
 
 pub use adams::{Adams, MAX_ORDER, Params as AdamsParams};
+pub use bdf::{BDF_MAX_ORDER, Bdf, Params as BdfParams};
 pub use choice::{
     ChoiceError, DEFAULT_STEP, DEFAULT_TOL, INTEGRATOR_NAMES, IntegratorChoice, StepperSettings,
     general,

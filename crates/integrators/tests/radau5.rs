@@ -47,10 +47,11 @@ fn robertson_matches_test_set() {
         let info = r
             .integrate(&mut sys, 0.0, &Robertson::Y0, 1e11, &[40.0], &mut rec)
             .unwrap();
-        // y₂ ≈ 8e-14 is below its absolute tolerance: compared absolutely
-        let e = rel_err(r.y(), &Robertson::REFERENCE_1E11, 1e-12);
+        // y₁ ≈ 2e-8 and y₂ ≈ 8e-14 are at the scale of their absolute tolerances:
+        // compared absolutely
+        let e = rel_err(r.y(), &Robertson::REFERENCE_1E11, 1.0);
         println!("rober analytic={analytic}: rel err at 1e11 {e:.2e}, y(40) = {:?}, {info:?}", rec.state(0));
-        assert!(e < 1e-5, "error {e:e}");
+        assert!(e < 1e-10, "error {e:e}");
         // Hairer–Wanner II, sec IV.10: y₁(40) = 0.7158
         assert!((rec.state(0)[0] - 0.715827).abs() < 1e-5);
         let sum: f64 = r.y().iter().sum();
