@@ -226,7 +226,7 @@ impl Bdf {
         self.info
     }
     /// Order of the last accepted step.
-    pub fn order(&self) -> usize {
+    pub fn last_order(&self) -> usize {
         self.ctl.order_last
     }
     /// Whether the Newton matrices are factored sparse (after `init`).
@@ -328,8 +328,7 @@ impl Bdf {
             }
             let rate = dy_norm_old.map(|o| dy_norm / o);
             if let Some(rate) = rate
-                && (rate >= 1.0
-                    || rate.powi((maxit - k) as i32) / (1.0 - rate) * dy_norm > tol)
+                && (rate >= 1.0 || rate.powi((maxit - k) as i32) / (1.0 - rate) * dy_norm > tol)
             {
                 return Ok((false, k + 1, dy_norm));
             }
@@ -439,7 +438,9 @@ impl<S: OdeSystem + ?Sized> Stepper<S> for Bdf {
             )));
         }
         if p.max_newton < 1 {
-            return Err(Error::InvalidInput("bdf: max_newton must be at least 1".into()));
+            return Err(Error::InvalidInput(
+                "bdf: max_newton must be at least 1".into(),
+            ));
         }
         for (what, v) in [("h0", p.h0), ("h_max", p.h_max)] {
             if let Some(v) = v
@@ -529,7 +530,9 @@ impl<S: OdeSystem + ?Sized> Stepper<S> for Bdf {
         let dir = self.ctl.dir;
         let mut t_new = self.t + dir * self.ctl.h_abs;
         let mut last = false;
-        if dir * (t_new - t_end) >= 0.0 {
+        // a step ending within round-off of `t_end` ends there (else a step of a
+        // few ε would follow)
+        if dir * (t_new - t_end) >= -1e-8 * self.ctl.h_abs {
             t_new = t_end;
             last = true;
             let factor = (t_new - self.t).abs() / self.ctl.h_abs;
@@ -576,6 +579,10 @@ impl<S: OdeSystem + ?Sized> Stepper<S> for Bdf {
         };
         if !converged {
             self.info.rejected_steps += 1;
+            // a Jacobian evaluated where f is not finite is useless: a new one next
+            if !correction.is_finite() || !self.ctl.lu_valid {
+                self.ctl.jac_current = false;
+            }
             self.ctl.newton_failure = Some((n_iter, correction));
             self.ctl.h_abs *= 0.5;
             self.change_d(0.5);
@@ -596,7 +603,7 @@ impl<S: OdeSystem + ?Sized> Stepper<S> for Bdf {
         }
         self.err_component = Some(worst);
         let error_norm = (sum / n.max(1) as f64).sqrt();
-        if !(error_norm <= 1.0) {
+        if error_norm.is_nan() || error_norm > 1.0 {
             self.info.rejected_steps += 1;
             self.ctl.newton_failure = None;
             let factor = if error_norm.is_finite() {

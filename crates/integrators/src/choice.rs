@@ -5,8 +5,10 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::adams::{Adams, Params as AdamsParams};
+use crate::bdf::{Bdf, Params as BdfParams};
 use crate::error::Error;
 use crate::implicit::{ImplicitIntegrator, ImplicitRule, NewtonParams, Params as ImplicitParams};
+use crate::radau5::{Params as Radau5Params, Radau5};
 use crate::rk::{EmbeddedRk, Params as RkParams};
 use crate::staggered::{CentralDifference, Params as StaggeredParams, TwoStageStaggered};
 use crate::stepper::Stepper;
@@ -59,6 +61,20 @@ pub enum IntegratorChoice {
         /// Absolute tolerance.
         atol: f64,
     },
+    /// Radau IIA of order 5 (Hairer's RADAU5), implicit, adaptive.
+    Radau5 {
+        /// Relative tolerance.
+        rtol: f64,
+        /// Absolute tolerance.
+        atol: f64,
+    },
+    /// Variable-order BDF/NDF 1–5 (SciPy `BDF`, MATLAB `ode15s`), implicit, adaptive.
+    Bdf {
+        /// Relative tolerance.
+        rtol: f64,
+        /// Absolute tolerance.
+        atol: f64,
+    },
     /// Implicit midpoint rule, fixed step.
     Midpoint {
         /// Step.
@@ -92,6 +108,14 @@ pub const INTEGRATOR_NAMES: &[(&str, &str)] = &[
     (
         "adams",
         "variable-order Adams–Bashforth–Moulton, adaptive (--rtol, --atol)",
+    ),
+    (
+        "radau5",
+        "Radau IIA order 5 (Hairer's RADAU5), implicit for stiff models, adaptive (--rtol, --atol)",
+    ),
+    (
+        "bdf",
+        "variable-order BDF/NDF 1-5 (ode15s, SciPy BDF), implicit for stiff models, adaptive (--rtol, --atol)",
     ),
     ("midpoint", "implicit midpoint rule, fixed step (--h)"),
     ("trapezoidal", "trapezoidal rule, fixed step (--h)"),
@@ -204,6 +228,22 @@ impl IntegratorChoice {
                     ..AdamsParams::with_tol(rtol, atol)
                 },
             )),
+            Self::Radau5 { rtol, atol } => Box::new(Radau5::new(
+                n,
+                Radau5Params {
+                    project_every,
+                    max_steps,
+                    ..Radau5Params::with_tol(rtol, atol)
+                },
+            )),
+            Self::Bdf { rtol, atol } => Box::new(Bdf::new(
+                n,
+                BdfParams {
+                    project_every,
+                    max_steps,
+                    ..BdfParams::with_tol(rtol, atol)
+                },
+            )),
             Self::Midpoint { h } => Box::new(ImplicitIntegrator::new(
                 n,
                 implicit(ImplicitRule::Midpoint, h),
@@ -269,6 +309,8 @@ impl IntegratorChoice {
             "rk23" | "ode23" => Some(|rtol, atol| Self::Rk23 { rtol, atol }),
             "dop853" => Some(|rtol, atol| Self::Dop853 { rtol, atol }),
             "adams" | "ode113" => Some(|rtol, atol| Self::Adams { rtol, atol }),
+            "radau5" | "radau" => Some(|rtol, atol| Self::Radau5 { rtol, atol }),
+            "bdf" | "ndf" | "ode15s" => Some(|rtol, atol| Self::Bdf { rtol, atol }),
             _ => None,
         };
         if let Some(make) = adaptive {
@@ -305,6 +347,8 @@ impl IntegratorChoice {
             Self::Rk23 { .. } => "rk23",
             Self::Dop853 { .. } => "dop853",
             Self::Adams { .. } => "adams",
+            Self::Radau5 { .. } => "radau5",
+            Self::Bdf { .. } => "bdf",
             Self::Midpoint { .. } => "midpoint",
             Self::Trapezoidal { .. } => "trapezoidal",
             Self::CentralDifference { .. } => "central-difference",
@@ -323,7 +367,9 @@ impl IntegratorChoice {
             Self::Rk45 { rtol, atol }
             | Self::Rk23 { rtol, atol }
             | Self::Dop853 { rtol, atol }
-            | Self::Adams { rtol, atol } => Some((rtol, atol)),
+            | Self::Adams { rtol, atol }
+            | Self::Radau5 { rtol, atol }
+            | Self::Bdf { rtol, atol } => Some((rtol, atol)),
             _ => None,
         }
     }
@@ -444,6 +490,17 @@ mod tests {
                 atol: 1e-10
             }
         );
+        let i: IntegratorChoice = "radau:rtol=1e-8".parse().unwrap();
+        assert_eq!(
+            i,
+            IntegratorChoice::Radau5 {
+                rtol: 1e-8,
+                atol: 1e-8
+            }
+        );
+        assert_eq!(i.name(), "radau5");
+        let i: IntegratorChoice = "bdf:rtol=1e-4:atol=1e-9".parse().unwrap();
+        assert_eq!(i.tolerances(), Some((1e-4, 1e-9)));
         let i: IntegratorChoice = "trapezoidal:h=0.01".parse().unwrap();
         assert_eq!(i, IntegratorChoice::Trapezoidal { h: 0.01 });
     }

@@ -210,5 +210,9 @@ pub(crate) fn initial_step<S: crate::OdeSystem + ?Sized>(
         (0.01 / d1.max(d2)).powf(1.0 / (order as f64 + 1.0))
     };
     let h = (100.0 * h0).min(h1).min(h_max);
-    Ok(if h.is_finite() && h > 0.0 { h } else { h_max.min(1e-6) })
+    Ok(if h.is_finite() && h > 0.0 {
+        h
+    } else {
+        h_max.min(1e-6)
+    })
 }

@@ -1,5 +1,5 @@
-//! ODE integrators for `mbs`: RK45, RK23, DOP853, variable-order Adams, implicit
-//! midpoint/trapezoidal, central difference, two-stage staggered.
+//! ODE integrators for `mbs`: RK45, RK23, DOP853, variable-order Adams, Radau IIA,
+//! BDF/NDF, implicit midpoint/trapezoidal, central difference, two-stage staggered.
 //!
 //! The crate knows nothing about mechanics. It integrates `y' = f(t, y)` for
 //! any [`OdeSystem`], and second-order systems split into positions and
@@ -11,6 +11,8 @@
 //! | Bogacki–Shampine 3(2), FSAL, dense output | [`EmbeddedRk::rk23`] | MATLAB `ode23` |
 //! | Dormand–Prince 8(5,3), FSAL, 7th-order dense output | [`EmbeddedRk::dop853`] | Hairer's `dop853.f` (Hairer–Nørsett–Wanner I, sec II.5, II.10) |
 //! | Adams–Bashforth–Moulton PECE, orders 1–12 | [`Adams`] | Shampine–Gordon DE/STEP, MATLAB `ode113` |
+//! | Radau IIA order 5, simplified Newton, Jacobian reuse, collocation dense output | [`Radau5`] | Hairer's `radau5.f` (Hairer–Wanner II, sec IV.8) |
+//! | variable-order BDF/NDF 1–5, quasi-constant step | [`Bdf`] | MATLAB `ode15s` (Shampine–Reichelt 1997), SciPy `BDF` |
 //! | implicit midpoint / trapezoidal + Newton | [`ImplicitIntegrator`] | Bayo–Ledesma 1996 (ALF, ALF-INDEX1/3) |
 //! | half-station central difference | [`CentralDifference`] | Chiou 1990, eq 5.5.2.1 |
 //! | two-stage staggered explicit–implicit | [`TwoStageStaggered`] | Chiou 1990, sec 5.5.2–5.5.5 |
@@ -23,6 +25,12 @@
 //! names an integrator with its tolerances or step as plain data and builds its
 //! stepper ([`IntegratorChoice::ode_stepper`],
 //! [`IntegratorChoice::partitioned_stepper`]).
+//!
+//! The implicit adaptive integrators ([`Radau5`], [`Bdf`]) share the Newton-matrix
+//! machinery: the Jacobian from [`OdeSystem::jacobian`] or forward differences with
+//! column colouring over [`OdeSystem::jacobian_sparsity`] ([`JacobianPattern`]),
+//! reused across steps, and dense or sparse (faer) factorizations
+//! ([`LinearSolver`]).
 //!
 //! Common conventions:
 //! * every integrator has a `Params` type with `Default`, reports an [`Info`]

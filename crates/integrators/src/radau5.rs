@@ -60,7 +60,9 @@ use crate::newton_matrix::{LinearSolver, Matrices};
 use crate::stepper::{Schedule, Step, Stepper};
 use crate::system::{AbsTol, Info, Observer, OdeSystem};
 
-/// The coefficients of Radau IIA (s = 3) in `RADCOR`'s form.
+/// The coefficients of Radau IIA (s = 3) in `RADCOR`'s form (digits as printed
+/// in `radau5.f`).
+#[allow(clippy::excessive_precision)]
 mod coef {
     /// `√6`.
     const SQ6: f64 = 2.449_489_742_783_178;
@@ -530,7 +532,11 @@ impl Radau5 {
     }
 
     /// An unexpected step rejection (label 78): halve the step.
-    fn newton_failed(&mut self, iterations: usize, correction: f64) -> Result<Option<usize>, Error> {
+    fn newton_failed(
+        &mut self,
+        iterations: usize,
+        correction: f64,
+    ) -> Result<Option<usize>, Error> {
         self.ctl.failure = Failure::Newton {
             iterations,
             correction,
@@ -580,8 +586,11 @@ impl Radau5 {
             err = rms(e, &self.scal).max(1e-10);
         }
         let e = &self.k[0];
-        let worst = (0..n)
-            .max_by(|&a, &b| (e[a] / self.scal[a]).abs().total_cmp(&(e[b] / self.scal[b]).abs()));
+        let worst = (0..n).max_by(|&a, &b| {
+            (e[a] / self.scal[a])
+                .abs()
+                .total_cmp(&(e[b] / self.scal[b]).abs())
+        });
         self.err_component = worst;
         Ok(if err.is_finite() { err } else { f64::INFINITY })
     }
@@ -599,8 +608,8 @@ impl Radau5 {
         let h = c.h;
         if p.predictive {
             if c.accepted > 1 {
-                let facgus = ((c.h_acc / h) * (err * err / c.err_acc).powf(0.25) / p.safe)
-                    .clamp(facr, facl);
+                let facgus =
+                    ((c.h_acc / h) * (err * err / c.err_acc).powf(0.25) / p.safe).clamp(facr, facl);
                 quot = quot.max(facgus);
             }
             c.h_acc = h;
@@ -630,7 +639,10 @@ impl Radau5 {
         }
         c.reject = false;
         let refactor_only = c.theta <= p.thet;
-        if (self.t + hnew / p.quot1 - t_end) * c.dir >= 0.0 {
+        // RADAU5's test `x + hnew/quot1 ≥ xend`, with the 1e-4 slack of its first
+        // step: a step that ends within round-off of `t_end` is the last (else a
+        // step of a few ε would follow)
+        if (self.t + 1.0001 * hnew / p.quot1 - t_end) * c.dir >= 0.0 {
             c.h = t_end - self.t;
             c.last = true;
         } else {
@@ -713,9 +725,7 @@ impl<S: OdeSystem + ?Sized> Stepper<S> for Radau5 {
             .unwrap_or_else(|| (10.0 * EPS / rtol_c).max(0.03f64.min(rtol_c.sqrt())));
         let atol = p.atol.clone();
         self.mats.adapt(sys)?;
-        self.mats
-            .jac
-            .set_threshold(|j| atol.get(j) / rtol);
+        self.mats.jac.set_threshold(|j| atol.get(j) / rtol);
         self.ctl = Control {
             fnewt,
             first: true,
@@ -906,7 +916,11 @@ mod tests {
         for i in 0..3 {
             for j in 0..3 {
                 let want = if i == j { 1.0 } else { 0.0 };
-                assert!((id[i][j] - want).abs() < 1e-14, "T⁻¹T[{i}][{j}] = {}", id[i][j]);
+                assert!(
+                    (id[i][j] - want).abs() < 1e-14,
+                    "T⁻¹T[{i}][{j}] = {}",
+                    id[i][j]
+                );
             }
         }
         let (g, al, be) = eigenvalues();

@@ -17,7 +17,14 @@ fn van_der_pol_matches_test_set() {
         let mut b = Bdf::new(2, BdfParams::with_tol(tol, tol));
         let mut sys = VanDerPol::default();
         let info = b
-            .integrate(&mut sys, 0.0, &VanDerPol::Y0, VanDerPol::T_END, &[], &mut ())
+            .integrate(
+                &mut sys,
+                0.0,
+                &VanDerPol::Y0,
+                VanDerPol::T_END,
+                &[],
+                &mut (),
+            )
             .unwrap();
         let e = rel_err(b.y(), &VanDerPol::REFERENCE, 1e-3);
         println!("bdf vdpol tol {tol:e}: rel err {e:.2e}, {info:?}");
@@ -42,7 +49,10 @@ fn robertson_matches_test_set() {
             .integrate(&mut sys, 0.0, &Robertson::Y0, 1e11, &[40.0], &mut rec)
             .unwrap();
         let e = rel_err(b.y(), &Robertson::REFERENCE_1E11, 1.0);
-        println!("bdf rober analytic={analytic}: abs err at 1e11 {e:.2e}, y(40) = {:?}, {info:?}", rec.state(0));
+        println!(
+            "bdf rober analytic={analytic}: abs err at 1e11 {e:.2e}, y(40) = {:?}, {info:?}",
+            rec.state(0)
+        );
         assert!(e < 1e-9, "error {e:e}");
         assert!((rec.state(0)[0] - 0.715827).abs() < 1e-5);
     }

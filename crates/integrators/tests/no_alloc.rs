@@ -58,6 +58,8 @@ fn integrations_do_not_allocate() {
     );
     let mut mid = ImplicitIntegrator::new(4, ImplicitParams::new(ImplicitRule::Midpoint, 0.01));
     let mut trap = ImplicitIntegrator::new(4, ImplicitParams::new(ImplicitRule::Trapezoidal, 0.01));
+    let mut radau = Radau5::new(4, Radau5Params::with_tol(1e-8, 1e-8));
+    let mut bdf = Bdf::new(4, BdfParams::with_tol(1e-8, 1e-8));
     let mut cd = CentralDifference::new(2, 2, StaggeredParams::new(0.01));
     let mut ts = TwoStageStaggered::new(2, 2, StaggeredParams::new(0.01));
 
@@ -113,6 +115,22 @@ fn integrations_do_not_allocate() {
                     .unwrap()
             });
             ("trapezoidal", n, i.accepted_steps)
+        },
+        {
+            // dense LU, finite-difference Jacobians, dense output between steps
+            let (i, n) = count(|| {
+                radau
+                    .integrate(&mut sys, 0.0, &y0, 6.0, &t_out, &mut ())
+                    .unwrap()
+            });
+            ("radau5", n, i.accepted_steps)
+        },
+        {
+            let (i, n) = count(|| {
+                bdf.integrate(&mut sys, 0.0, &y0, 6.0, &t_out, &mut ())
+                    .unwrap()
+            });
+            ("bdf", n, i.accepted_steps)
         },
         {
             let (i, n) = count(|| {

@@ -23,7 +23,14 @@ fn van_der_pol_matches_test_set() {
         let mut r = radau(2, tol, tol);
         let mut sys = VanDerPol::default();
         let info = r
-            .integrate(&mut sys, 0.0, &VanDerPol::Y0, VanDerPol::T_END, &[], &mut ())
+            .integrate(
+                &mut sys,
+                0.0,
+                &VanDerPol::Y0,
+                VanDerPol::T_END,
+                &[],
+                &mut (),
+            )
             .unwrap();
         let e = rel_err(r.y(), &VanDerPol::REFERENCE, 1e-3);
         println!("vdpol tol {tol:e}: rel err {e:.2e}, {info:?}");
@@ -50,7 +57,10 @@ fn robertson_matches_test_set() {
         // y₁ ≈ 2e-8 and y₂ ≈ 8e-14 are at the scale of their absolute tolerances:
         // compared absolutely
         let e = rel_err(r.y(), &Robertson::REFERENCE_1E11, 1.0);
-        println!("rober analytic={analytic}: rel err at 1e11 {e:.2e}, y(40) = {:?}, {info:?}", rec.state(0));
+        println!(
+            "rober analytic={analytic}: rel err at 1e11 {e:.2e}, y(40) = {:?}, {info:?}",
+            rec.state(0)
+        );
         assert!(e < 1e-10, "error {e:e}");
         // Hairer–Wanner II, sec IV.10: y₁(40) = 0.7158
         assert!((rec.state(0)[0] - 0.715827).abs() < 1e-5);

@@ -49,7 +49,14 @@ pub(crate) fn factor(re: &mut [f64], im: &mut [f64], n: usize, piv: &mut [usize]
 }
 
 /// Solve `A x = b` in place (`b = br + i·bi`) with the factors of [`factor`].
-pub(crate) fn solve(re: &[f64], im: &[f64], n: usize, piv: &[usize], br: &mut [f64], bi: &mut [f64]) {
+pub(crate) fn solve(
+    re: &[f64],
+    im: &[f64],
+    n: usize,
+    piv: &[usize],
+    br: &mut [f64],
+    bi: &mut [f64],
+) {
     for k in 0..n {
         br.swap(k, piv[k]);
         bi.swap(k, piv[k]);
@@ -97,7 +104,8 @@ mod tests {
         };
         let ar: Vec<f64> = (0..n * n).map(|_| rnd()).collect();
         let ai: Vec<f64> = (0..n * n).map(|_| rnd()).collect();
-        let (xr, xi): (Vec<f64>, Vec<f64>) = (0..n).map(|i| (i as f64 + 1.0, 0.5 - i as f64)).unzip();
+        let (xr, xi): (Vec<f64>, Vec<f64>) =
+            (0..n).map(|i| (i as f64 + 1.0, 0.5 - i as f64)).unzip();
         let (mut br, mut bi) = (vec![0.0; n], vec![0.0; n]);
         for j in 0..n {
             for i in 0..n {

@@ -62,7 +62,11 @@ impl Matrices {
         let jac = Jacobian::new(n, None, solver)?;
         Ok(Self {
             real: RealMatrix::new(&jac)?,
-            complex: if complex { Some(ComplexMatrix::new(&jac)?) } else { None },
+            complex: if complex {
+                Some(ComplexMatrix::new(&jac)?)
+            } else {
+                None
+            },
             jac,
             pattern: None,
             solver,

@@ -37,7 +37,11 @@ impl JacobianPattern {
     pub fn new(n: usize, col_ptr: Vec<usize>, row_idx: Vec<usize>) -> Result<Self, Error> {
         let bad = |m: String| Err(Error::InvalidInput(format!("Jacobian pattern: {m}")));
         if col_ptr.len() != n + 1 {
-            return bad(format!("col_ptr has length {}, expected {}", col_ptr.len(), n + 1));
+            return bad(format!(
+                "col_ptr has length {}, expected {}",
+                col_ptr.len(),
+                n + 1
+            ));
         }
         if col_ptr[0] != 0 || col_ptr[n] != row_idx.len() {
             return bad(format!(

@@ -9,7 +9,9 @@
 //! does).
 
 use faer::dyn_stack::{MemBuffer, MemStack, StackReq};
-use faer::sparse::linalg::lu::{LuRef, LuSymbolicParams, NumericLu, SymbolicLu, factorize_symbolic_lu};
+use faer::sparse::linalg::lu::{
+    LuRef, LuSymbolicParams, NumericLu, SymbolicLu, factorize_symbolic_lu,
+};
 use faer::sparse::{SparseColMatRef, SymbolicSparseColMatRef};
 use faer::traits::ComplexField;
 use faer::{Conj, MatMut, Par};
@@ -50,7 +52,9 @@ impl<T: ComplexField + Copy> SparseLu<T> {
         let row_idx = pattern.row_idx().to_vec();
         let sym = SymbolicSparseColMatRef::new_checked(n, n, &col_ptr, None, &row_idx);
         let symbolic = factorize_symbolic_lu(sym, LuSymbolicParams::default()).map_err(|e| {
-            Error::InvalidInput(format!("sparse LU analysis of the {n}×{n} pattern failed: {e:?}"))
+            Error::InvalidInput(format!(
+                "sparse LU analysis of the {n}×{n} pattern failed: {e:?}"
+            ))
         })?;
         let req = StackReq::any_of(&[
             symbolic.factorize_numeric_lu_scratch::<T>(Par::Seq, Default::default()),

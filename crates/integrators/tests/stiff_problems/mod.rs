@@ -3,7 +3,7 @@
 //! (transcribed from the test set's `vdpol`, `rober` and `hires` drivers as
 //! distributed in the R package deTestSet, `reference()`), and a stiff linear
 //! problem with an exact solution.
-#![allow(dead_code)]
+#![allow(dead_code, clippy::excessive_precision)]
 
 use mbs_integrators::{JacobianPattern, OdeSystem, SystemError};
 use nalgebra::DMatrix;
@@ -106,8 +106,9 @@ impl OdeSystem for Hires {
         8
     }
     fn rhs(&mut self, _t: f64, y: &[f64], f: &mut [f64]) -> Result<(), SystemError> {
-        let (k1, k2, k3, k4, k5, k6, k7, k8, k9, oks) =
-            (1.71, 0.43, 8.32, 0.69, 0.035, 8.32, 280.0, 0.69, 0.69, 0.0007);
+        let (k1, k2, k3, k4, k5, k6, k7, k8, k9, oks) = (
+            1.71, 0.43, 8.32, 0.69, 0.035, 8.32, 280.0, 0.69, 0.69, 0.0007,
+        );
         f[0] = -k1 * y[0] + k2 * y[1] + k6 * y[2] + oks;
         f[1] = k1 * y[0] - (k2 + k3) * y[1];
         f[2] = -(k6 + k1) * y[2] + k2 * y[3] + k5 * y[4];
