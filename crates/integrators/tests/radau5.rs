@@ -81,3 +81,84 @@ fn hires_matches_test_set() {
         assert!(e < want, "tol {tol:e}: error {e:e}");
     }
 }
+
+/// The numbers of the report (`cargo test -p mbs-integrators --test radau5 --
+/// --ignored --nocapture`): RADAU5 and BDF on the Test Set problems at
+/// rtol 1e-6 and 1e-10 (vdpol atol = rtol; rober atol = (1e-10, 1e-14, 1e-10);
+/// hires atol = rtol/10).
+#[test]
+#[ignore = "prints the measurement table"]
+fn measure_test_set() {
+    fn row<S: OdeSystem>(
+        name: &str,
+        tol: f64,
+        sys: &mut S,
+        y0: &[f64],
+        t_end: f64,
+        atol: AbsTol,
+        reference: &[f64],
+        floor: f64,
+    ) {
+        let n = y0.len();
+        let mut r = Radau5::new(
+            n,
+            Radau5Params {
+                atol: atol.clone(),
+                ..Radau5Params::with_tol(tol, 0.0)
+            },
+        );
+        let ir = r.integrate(sys, 0.0, y0, t_end, &[], &mut ()).unwrap();
+        let er = rel_err(r.y(), reference, floor);
+        let mut b = Bdf::new(
+            n,
+            BdfParams {
+                atol,
+                ..BdfParams::with_tol(tol, 0.0)
+            },
+        );
+        let ib = b.integrate(sys, 0.0, y0, t_end, &[], &mut ()).unwrap();
+        let eb = rel_err(b.y(), reference, floor);
+        for (m, i, e) in [("radau5", ir, er), ("bdf", ib, eb)] {
+            println!(
+                "| {name} | {tol:.0e} | {m} | {} | {} | {} | {} | {} | {e:.1e} |",
+                i.accepted_steps,
+                i.rejected_steps,
+                i.rhs_evals,
+                i.jacobian_evals,
+                i.lu_decompositions
+            );
+        }
+    }
+    for tol in [1e-6, 1e-10] {
+        row(
+            "vdpol",
+            tol,
+            &mut VanDerPol::default(),
+            &VanDerPol::Y0,
+            VanDerPol::T_END,
+            AbsTol::Scalar(tol),
+            &VanDerPol::REFERENCE,
+            1e-3,
+        );
+        row(
+            "rober",
+            tol,
+            &mut Robertson::default(),
+            &Robertson::Y0,
+            1e11,
+            AbsTol::PerComponent(vec![1e-10, 1e-14, 1e-10]),
+            &Robertson::REFERENCE_1E11,
+            1.0,
+        );
+        row(
+            "hires",
+            tol,
+            &mut Hires,
+            &Hires::Y0,
+            Hires::T_END,
+            AbsTol::Scalar(tol * 0.1),
+            &Hires::REFERENCE,
+            1e-4,
+        );
+    }
+}
