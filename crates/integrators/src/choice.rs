@@ -135,7 +135,7 @@ pub const INTEGRATOR_NAMES: &[(&str, &str)] = &[
     ),
     (
         "generalized-alpha",
-        "generalized-α (alias galpha), implicit, for stiff models; adaptive (--rtol, --atol) or fixed step (--h); spec key rho = ρ∞ in [0, 1], default 0.8",
+        "generalized-α (alias galpha), implicit, for stiff models; adaptive (--rtol, --atol) or fixed step (--h); spec key rho = ρ∞ in [0, 1], default 0.5",
     ),
 ];
 

@@ -7,10 +7,10 @@
 //!
 //! The two families weight the old and the new value the other way round:
 //!
-//! * Chung–Hulbert and Arnold–Brüls evaluate at `t_{n+1−α}`, `u_{n+1−α} = (1 − α) u_{n+1}
-//!   + α u_n`: the α's weight the **old** value. In the acceleration-like form of
-//!   Arnold & Brüls (2007, sec 2), `(1 − α_m) a_{n+1} + α_m a_n = (1 − α_f) q̈_{n+1} +
-//!   α_f q̈_n`. ρ∞ = 1 gives α_m = α_f = ½ (the trapezoidal rule), ρ∞ = 0
+//! * Chung–Hulbert and Arnold–Brüls evaluate at `t_{n+1−α}`,
+//!   `u_{n+1−α} = (1 − α) u_{n+1} + α u_n`: the α's weight the **old** value. In the
+//!   acceleration-like form of Arnold & Brüls (2007, sec 2),
+//!   `(1 − α_m) a_{n+1} + α_m a_n = (1 − α_f) q̈_{n+1} + α_f q̈_n`. ρ∞ = 1 gives α_m = α_f = ½ (the trapezoidal rule), ρ∞ = 0
 //!   asymptotic annihilation (α_m = −1, α_f = 0).
 //! * Jansen–Whiting–Hulbert evaluate at `t_{n+α}`, `u_{n+α} = u_n + α (u_{n+1} − u_n)`:
 //!   the α's weight the **new** value. ρ∞ = 1 gives α_m = α_f = ½ (the implicit

@@ -17,7 +17,8 @@
 //! test (adaptive steps), or when `‖Δ_k‖ ≤ 1` in the norm of the Newton tolerances
 //! ([`NewtonParams`](crate::NewtonParams)`::rtol/atol`: a formulation sets them above
 //! the round-off of its right-hand side, and this is the only test in fixed-step
-//! mode). It has failed when `Θ_k ≥ 0.99`, when the contraction cannot reach the
+//! mode), or when corrections stop halving after one below `√ε/max(rtol_N, atol_N)`
+//! in that norm (the round-off floor, as [`Newton`](crate::Newton)). It has failed when `Θ_k ≥ 0.99`, when the contraction cannot reach the
 //! tolerance within the iteration limit (`Θ^{k_max−k}/(1 − Θ) ‖Δ_k‖ > κ`), or at the
 //! limit. A failure with a Jacobian from an earlier step refreshes the Jacobian and
 //! retries the same step; a failure with a fresh Jacobian rejects the step and halves
@@ -188,10 +189,13 @@ pub(crate) struct Monitor {
     /// `κ` of the adaptive test; `None` in fixed-step mode.
     pub kappa: Option<f64>,
     pub max_iterations: usize,
+    /// The round-off floor in the Newton norm: `√ε / max(rtol_N, atol_N)`.
+    floor: f64,
     /// `η` of the last converged iteration.
     pub eta_old: f64,
-    /// Norms of the previous correction.
+    /// Norms of the previous correction (error and Newton weights).
     prev: f64,
+    prev_newton: f64,
     eta: f64,
     /// Iterations of the current attempt and the last correction in the Newton norm.
     pub iterations: usize,
@@ -199,10 +203,13 @@ pub(crate) struct Monitor {
 }
 
 impl Monitor {
-    pub fn new(rtol: Option<f64>, max_iterations: usize) -> Self {
+    /// `rtol` of the error test (adaptive steps), the iteration limit and the Newton
+    /// tolerances.
+    pub fn new(rtol: Option<f64>, max_iterations: usize, newton: (f64, f64)) -> Self {
         Self {
             kappa: rtol.map(|r| (10.0 * EPS / r).max(0.03f64.min(r.sqrt()))),
             max_iterations,
+            floor: EPS.sqrt() / newton.0.max(newton.1).max(f64::MIN_POSITIVE),
             eta_old: 1.0,
             ..Self::default()
         }
@@ -212,19 +219,25 @@ impl Monitor {
     pub fn begin(&mut self) {
         self.iterations = 0;
         self.prev = f64::INFINITY;
+        self.prev_newton = f64::INFINITY;
         self.eta = self.eta_old.max(EPS).powf(0.8);
         self.last = f64::NAN;
     }
 
     /// The correction of one iteration: `err` its norm in the error weights, `newton`
-    /// in the Newton weights.
+    /// in the Newton weights. Besides the tests of the module documentation, corrections
+    /// that no longer halve after one below the round-off floor of the right-hand side
+    /// (`√ε` relative, what a forward-difference Jacobian resolves; as
+    /// [`Newton`](crate::Newton)) have converged: they are noise.
     pub fn check(&mut self, err: f64, newton: f64) -> Verdict {
         self.iterations += 1;
         self.last = newton;
         if !err.is_finite() || !newton.is_finite() {
             return Verdict::Failed;
         }
-        if newton <= 1.0 {
+        let stalled = newton >= 0.5 * self.prev_newton && self.prev_newton <= self.floor;
+        self.prev_newton = newton;
+        if newton <= 1.0 || stalled {
             self.eta_old = self.eta;
             return Verdict::Converged;
         }

@@ -496,7 +496,8 @@ impl<S: PartitionedSystem + ?Sized> Stepper<S> for GeneralizedAlpha {
         self.h_a = 0.0;
         (self.jac_valid, self.jac_fresh, self.lu_h) = (false, false, None);
         let adaptive = self.params.fixed_step.is_none().then(|| self.rtol());
-        self.mon = Monitor::new(adaptive, self.params.newton.max_iterations);
+        let newton = (self.params.newton.rtol, self.params.newton.atol);
+        self.mon = Monitor::new(adaptive, self.params.newton.max_iterations, newton);
         self.ctl.start(t, t_end, 0.0, self.params.h_max);
         if self.params.fixed_step.is_none() {
             self.ctl.absh = match self.params.h0 {
