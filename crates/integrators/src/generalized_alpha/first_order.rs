@@ -46,7 +46,7 @@ use crate::lu;
 use crate::stepper::{Schedule, Step, Stepper};
 use crate::system::{Info, Observer, OdeSystem};
 
-/// The first-order generalized-α integrator (module documentation) for an
+/// The first-order generalized-α integrator ([module documentation](self)) for an
 /// [`OdeSystem`]. All work vectors are allocated by [`new`](Self::new).
 #[derive(Debug, Clone)]
 pub struct GeneralizedAlphaOde {

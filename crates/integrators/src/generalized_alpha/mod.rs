@@ -25,9 +25,9 @@
 //! that expose positions and velocities).
 
 pub mod coefficients;
-mod control;
-mod first_order;
-mod second_order;
+pub mod control;
+pub mod first_order;
+pub mod second_order;
 
 pub use first_order::GeneralizedAlphaOde;
 pub use second_order::GeneralizedAlpha;

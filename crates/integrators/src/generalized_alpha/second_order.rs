@@ -51,7 +51,7 @@ use crate::lu;
 use crate::stepper::{Schedule, Step, Stepper};
 use crate::system::{Info, Observer, PartitionedSystem};
 
-/// The second-order generalized-α integrator (module documentation) for a
+/// The second-order generalized-α integrator ([module documentation](self)) for a
 /// [`PartitionedSystem`]. All work vectors are allocated by [`new`](Self::new).
 #[derive(Debug, Clone)]
 pub struct GeneralizedAlpha {
