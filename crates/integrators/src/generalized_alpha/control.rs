@@ -3,8 +3,8 @@
 //!
 //! # Step-size control
 //!
-//! The local error estimate `err` (weighted max norm, weights `1/max(rtol max(|y_n|, |y_{n+1}|), atol)` as `ode45`) of a second-order
-//! method gives the next step `h_new = h · fac`, `fac = 0.9 err^{−1/3}` clamped to
+//! The local error estimate `err` (weighted max norm, weights
+//! `1/max(rtol max(|y_n|, |y_{n+1}|), atol)` as `ode45`) of a second-order method gives the next step `h_new = h · fac`, `fac = 0.9 err^{−1/3}` clamped to
 //! `[0.2, 5]`, no growth right after a rejection (Hairer–Wanner II, sec IV.8, eq 8.21
 //! with the exponent of a local error `O(h³)`). A factor in `[1, 1.2]` keeps the step,
 //! which keeps the LU factors of the Newton matrix (RADAU5's `quot1`/`quot2`).
