@@ -7,6 +7,9 @@ use std::str::FromStr;
 use crate::adams::{Adams, Params as AdamsParams};
 use crate::bdf::{Bdf, Params as BdfParams};
 use crate::error::Error;
+use crate::generalized_alpha::{
+    DEFAULT_RHO_INF, GeneralizedAlpha, GeneralizedAlphaOde, Params as GalphaParams,
+};
 use crate::implicit::{ImplicitIntegrator, ImplicitRule, NewtonParams, Params as ImplicitParams};
 use crate::radau5::{Params as Radau5Params, Radau5};
 use crate::rk::{EmbeddedRk, Params as RkParams};
@@ -95,6 +98,33 @@ pub enum IntegratorChoice {
         /// Step.
         h: f64,
     },
+    /// Generalized-α, adaptive or fixed step: the first-order form (Jansen–Whiting–
+    /// Hulbert 2000) from [`ode_stepper`](Self::ode_stepper), the second-order form
+    /// (Chung–Hulbert 1993, Arnold–Brüls 2007) from
+    /// [`partitioned_stepper`](Self::partitioned_stepper).
+    GeneralizedAlpha {
+        /// Spectral radius at infinity ρ∞ ∈ [0, 1] (`rho=` in a spec).
+        rho_inf: f64,
+        /// Tolerances or a fixed step.
+        steps: StepControl,
+    },
+}
+
+/// How an integrator that can do both chooses its steps.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum StepControl {
+    /// By its error estimate.
+    Adaptive {
+        /// Relative tolerance.
+        rtol: f64,
+        /// Absolute tolerance.
+        atol: f64,
+    },
+    /// Fixed steps.
+    Fixed {
+        /// Step.
+        h: f64,
+    },
 }
 
 /// Integrator names with a one-line description.
@@ -126,6 +156,10 @@ pub const INTEGRATOR_NAMES: &[(&str, &str)] = &[
     (
         "staggered",
         "two-stage staggered explicit-implicit, fixed step (--h)",
+    ),
+    (
+        "generalized-alpha",
+        "generalized-α (alias galpha), implicit, for stiff models; adaptive (--rtol, --atol) or fixed step (--h); spec key rho = ρ∞ in [0, 1], default 0.5",
     ),
 ];
 
@@ -252,6 +286,10 @@ impl IntegratorChoice {
                 n,
                 implicit(ImplicitRule::Trapezoidal, h),
             )),
+            Self::GeneralizedAlpha { rho_inf, steps } => Box::new(GeneralizedAlphaOde::new(
+                n,
+                galpha_params(rho_inf, steps, settings),
+            )),
             Self::CentralDifference { .. } | Self::Staggered { .. } => {
                 return Err(Error::InvalidInput(format!(
                     "{} needs a partitioned (second-order) system",
@@ -279,6 +317,11 @@ impl IntegratorChoice {
                 Ok(Box::new(CentralDifference::new(nx, nv, params(h))))
             }
             Self::Staggered { h } => Ok(Box::new(TwoStageStaggered::new(nx, nv, params(h)))),
+            Self::GeneralizedAlpha { rho_inf, steps } => Ok(Box::new(GeneralizedAlpha::new(
+                nx,
+                nv,
+                galpha_params(rho_inf, steps, settings),
+            ))),
             _ => Err(Error::InvalidInput(format!(
                 "{} is not a partitioned integrator",
                 self.name()
@@ -313,6 +356,25 @@ impl IntegratorChoice {
             "bdf" | "ndf" | "ode15s" => Some(|rtol, atol| Self::Bdf { rtol, atol }),
             _ => None,
         };
+        if matches!(
+            name.as_str(),
+            "generalized-alpha" | "galpha" | "generalized-α"
+        ) {
+            let steps = match (h, rtol.or(atol)) {
+                (Some(h), None) => StepControl::Fixed { h: check("h", h)? },
+                (None, _) => {
+                    let rtol = check("rtol", rtol.unwrap_or(DEFAULT_TOL))?;
+                    let atol = check("atol", atol.unwrap_or(rtol))?;
+                    StepControl::Adaptive { rtol, atol }
+                }
+                (Some(h), Some(_)) => {
+                    let why = "fixes the step: give either h or rtol/atol";
+                    return Err(invalid(&el, "h", why, h));
+                }
+            };
+            let rho_inf = DEFAULT_RHO_INF;
+            return Ok(Self::GeneralizedAlpha { rho_inf, steps });
+        }
         if let Some(make) = adaptive {
             if let Some(h) = h {
                 let why = "applies to fixed-step integrators only (use --rtol/--atol)";
@@ -353,6 +415,7 @@ impl IntegratorChoice {
             Self::Trapezoidal { .. } => "trapezoidal",
             Self::CentralDifference { .. } => "central-difference",
             Self::Staggered { .. } => "staggered",
+            Self::GeneralizedAlpha { .. } => "generalized-alpha",
         }
     }
 
@@ -370,6 +433,10 @@ impl IntegratorChoice {
             | Self::Adams { rtol, atol }
             | Self::Radau5 { rtol, atol }
             | Self::Bdf { rtol, atol } => Some((rtol, atol)),
+            Self::GeneralizedAlpha {
+                steps: StepControl::Adaptive { rtol, atol },
+                ..
+            } => Some((rtol, atol)),
             _ => None,
         }
     }
@@ -380,7 +447,11 @@ impl IntegratorChoice {
             Self::Midpoint { h }
             | Self::Trapezoidal { h }
             | Self::CentralDifference { h }
-            | Self::Staggered { h } => Some(h),
+            | Self::Staggered { h }
+            | Self::GeneralizedAlpha {
+                steps: StepControl::Fixed { h },
+                ..
+            } => Some(h),
             _ => None,
         }
     }
@@ -399,7 +470,8 @@ impl Default for IntegratorChoice {
 impl FromStr for IntegratorChoice {
     type Err = ChoiceError;
     /// Parses `name[:rtol=..][:atol=..]` or `name[:h=..]`, e.g. `rk45:rtol=1e-8`,
-    /// `trapezoidal:h=0.01`.
+    /// `trapezoidal:h=0.01`; generalized-α also takes `rho=` (ρ∞ ∈ [0, 1]), e.g.
+    /// `generalized-alpha:rho=0.5:rtol=1e-6`.
     fn from_str(s: &str) -> Result<Self, ChoiceError> {
         let mut parts = s.trim().split(':');
         let name = parts.next().unwrap_or("").trim().to_ascii_lowercase();
@@ -413,8 +485,18 @@ impl FromStr for IntegratorChoice {
             .collect::<Result<_, _>>()
             .map_err(|p| invalid(name.clone(), p, "must be written key=value", p))?;
         let el = format!("integrator `{name}`");
-        let (mut rtol, mut atol, mut h) = (None, None, None);
+        let (mut rtol, mut atol, mut h, mut rho) = (None, None, None, None);
         for (key, v) in pairs {
+            if key == "rho" {
+                match v.parse::<f64>() {
+                    Ok(x) if (0.0..=1.0).contains(&x) => rho = Some(x),
+                    _ => {
+                        let why = "(the spectral radius at infinity ρ∞) must be a number in [0, 1]";
+                        return Err(invalid(&el, key, why, v));
+                    }
+                }
+                continue;
+            }
             let x = match v.parse::<f64>() {
                 Ok(x) if x.is_finite() && x > 0.0 => x,
                 Ok(x) if x.is_finite() => return Err(invalid(&el, key, "must be positive", x)),
@@ -427,7 +509,35 @@ impl FromStr for IntegratorChoice {
                 _ => return Err(invalid(&el, key, "is not one of rtol, atol, h", v)),
             }
         }
-        Self::from_name(&name, rtol, atol, h)
+        match (Self::from_name(&name, rtol, atol, h)?, rho) {
+            (Self::GeneralizedAlpha { steps, .. }, Some(rho_inf)) => {
+                Ok(Self::GeneralizedAlpha { rho_inf, steps })
+            }
+            (_, Some(r)) => Err(invalid(&el, "rho", "applies to generalized-alpha only", r)),
+            (choice, None) => Ok(choice),
+        }
+    }
+}
+
+/// Generalized-α parameters of a choice with the settings every stepper shares.
+fn galpha_params(rho_inf: f64, steps: StepControl, settings: &StepperSettings) -> GalphaParams {
+    let base = GalphaParams {
+        rho_inf,
+        project_every: settings.project_every,
+        max_steps: settings.max_steps,
+        newton: settings.newton.clone(),
+        ..GalphaParams::default()
+    };
+    match steps {
+        StepControl::Adaptive { rtol, atol } => GalphaParams {
+            rtol,
+            atol: atol.into(),
+            ..base
+        },
+        StepControl::Fixed { h } => GalphaParams {
+            fixed_step: Some(h),
+            ..base
+        },
     }
 }
 
@@ -445,6 +555,13 @@ pub fn general(x: f64) -> String {
 
 impl fmt::Display for IntegratorChoice {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Self::GeneralizedAlpha { rho_inf, .. } = *self {
+            write!(f, "{}:rho={}:", self.name(), general(rho_inf))?;
+            return match (self.tolerances(), self.step()) {
+                (Some((r, a)), _) => write!(f, "rtol={r:e}:atol={a:e}"),
+                (_, h) => write!(f, "h={}", general(h.unwrap_or(DEFAULT_STEP))),
+            };
+        }
         match (self.tolerances(), self.step()) {
             (Some((r, a)), _) => write!(f, "{}:rtol={r:e}:atol={a:e}", self.name()),
             (_, Some(h)) => write!(f, "{}:h={}", self.name(), general(h)),
@@ -503,6 +620,35 @@ mod tests {
         assert_eq!(i.tolerances(), Some((1e-4, 1e-9)));
         let i: IntegratorChoice = "trapezoidal:h=0.01".parse().unwrap();
         assert_eq!(i, IntegratorChoice::Trapezoidal { h: 0.01 });
+        let i: IntegratorChoice = "generalized-alpha:rho=0.5:rtol=1e-6".parse().unwrap();
+        let steps = StepControl::Adaptive {
+            rtol: 1e-6,
+            atol: 1e-6,
+        };
+        assert_eq!(
+            i,
+            IntegratorChoice::GeneralizedAlpha {
+                rho_inf: 0.5,
+                steps
+            }
+        );
+        assert_eq!(i.tolerances(), Some((1e-6, 1e-6)));
+        let i: IntegratorChoice = "galpha:h=0.001:rho=0".parse().unwrap();
+        let steps = StepControl::Fixed { h: 0.001 };
+        assert_eq!(
+            i,
+            IntegratorChoice::GeneralizedAlpha {
+                rho_inf: 0.0,
+                steps
+            }
+        );
+        assert_eq!((i.step(), i.name()), (Some(0.001), "generalized-alpha"));
+        assert_eq!(i.to_string(), "generalized-alpha:rho=0:h=0.001");
+        assert_eq!(i.to_string().parse::<IntegratorChoice>().unwrap(), i);
+        let i: IntegratorChoice = "generalized-alpha".parse().unwrap();
+        assert!(
+            matches!(i, IntegratorChoice::GeneralizedAlpha { rho_inf, .. } if rho_inf == DEFAULT_RHO_INF)
+        );
     }
 
     #[test]
@@ -523,5 +669,14 @@ mod tests {
         assert!(e.to_string().contains("must be positive"), "{e}");
         let e = "midpoint:k=1".parse::<IntegratorChoice>().unwrap_err();
         assert!(e.to_string().contains("rtol, atol, h"), "{e}");
+        for bad in ["-0.1", "1.5", "NaN", "x"] {
+            let s = format!("generalized-alpha:rho={bad}");
+            let e = s.parse::<IntegratorChoice>().unwrap_err().to_string();
+            assert!(e.contains("`rho`") && e.contains(bad), "{e}");
+        }
+        let e = "rk45:rho=0.5".parse::<IntegratorChoice>().unwrap_err();
+        assert!(e.to_string().contains("generalized-alpha only"), "{e}");
+        let e = IntegratorChoice::from_name("galpha", Some(1e-6), None, Some(0.1)).unwrap_err();
+        assert!(e.to_string().contains("either h or rtol"), "{e}");
     }
 }

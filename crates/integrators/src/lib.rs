@@ -16,6 +16,8 @@
 //! | implicit midpoint / trapezoidal + Newton | [`ImplicitIntegrator`] | Bayo–Ledesma 1996 (ALF, ALF-INDEX1/3) |
 //! | half-station central difference | [`CentralDifference`] | Chiou 1990, eq 5.5.2.1 |
 //! | two-stage staggered explicit–implicit | [`TwoStageStaggered`] | Chiou 1990, sec 5.5.2–5.5.5 |
+//! | generalized-α, second order, adaptive or fixed step | [`GeneralizedAlpha`] | Chung–Hulbert 1993, Arnold–Brüls 2007 |
+//! | generalized-α, first order, adaptive or fixed step | [`GeneralizedAlphaOde`] | Jansen–Whiting–Hulbert 2000 |
 //!
 //! Every integrator implements [`Stepper`] (one step with its own error test and
 //! step-size control, its projection point and re-evaluations, dense output), and
@@ -79,6 +81,7 @@ mod common;
 mod dop853;
 mod driver;
 mod error;
+pub mod generalized_alpha;
 mod implicit;
 mod lu;
 mod newton_matrix;
@@ -91,11 +94,14 @@ mod system;
 pub use adams::{Adams, MAX_ORDER, Params as AdamsParams};
 pub use bdf::{BDF_MAX_ORDER, Bdf, Params as BdfParams};
 pub use choice::{
-    ChoiceError, DEFAULT_STEP, DEFAULT_TOL, INTEGRATOR_NAMES, IntegratorChoice, StepperSettings,
-    general,
+    ChoiceError, DEFAULT_STEP, DEFAULT_TOL, INTEGRATOR_NAMES, IntegratorChoice, StepControl,
+    StepperSettings, general,
 };
 pub use driver::drive;
 pub use error::{Error, SystemError};
+pub use generalized_alpha::{
+    DEFAULT_RHO_INF, GeneralizedAlpha, GeneralizedAlphaOde, Params as GeneralizedAlphaParams,
+};
 pub use implicit::{
     ImplicitIntegrator, ImplicitRule, ImplicitStepSolver, Newton, NewtonParams,
     Params as ImplicitParams, StepRequest, trapezoidal_second_order,

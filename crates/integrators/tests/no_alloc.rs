@@ -62,6 +62,8 @@ fn integrations_do_not_allocate() {
     let mut bdf = Bdf::new(4, BdfParams::with_tol(1e-8, 1e-8));
     let mut cd = CentralDifference::new(2, 2, StaggeredParams::new(0.01));
     let mut ts = TwoStageStaggered::new(2, 2, StaggeredParams::new(0.01));
+    let mut ga2 = GeneralizedAlpha::new(2, 2, GeneralizedAlphaParams::with_tol(0.5, 1e-6, 1e-6));
+    let mut ga1 = GeneralizedAlphaOde::new(4, GeneralizedAlphaParams::with_tol(0.5, 1e-6, 1e-6));
 
     let checks: Vec<(&str, usize, usize)> = vec![
         {
@@ -161,6 +163,29 @@ fn integrations_do_not_allocate() {
                 .unwrap()
             });
             ("two-stage", n, i.accepted_steps)
+        },
+        {
+            // with output times inside steps (dense output) and rejected steps
+            let (i, n) = count(|| {
+                ga2.integrate(
+                    &mut KeplerPartitioned,
+                    0.0,
+                    &y0[..2],
+                    &y0[2..],
+                    6.0,
+                    &t_out,
+                    &mut (),
+                )
+                .unwrap()
+            });
+            ("generalized-α", n, i.accepted_steps)
+        },
+        {
+            let (i, n) = count(|| {
+                ga1.integrate(&mut sys, 0.0, &y0, 6.0, &t_out, &mut ())
+                    .unwrap()
+            });
+            ("generalized-α first order", n, i.accepted_steps)
         },
     ];
     // The counter does see allocations.
