@@ -9,6 +9,7 @@
 //! spherical, cylindrical, …), damping and springs become force elements, and the
 //! bodies start at the pose the initial joint positions give.
 
+mod deep;
 mod error;
 mod graph;
 mod options;
@@ -99,5 +100,5 @@ pub fn load(path: &Path, options: &ImportOptions) -> Result<Imported, ImportErro
             });
         }
     };
-    build(&graph, options)
+    deep::with_deep_stack(|| build(&graph, options))
 }

@@ -131,7 +131,19 @@ fn deep_nesting_is_refused_before_the_recursive_readers() {
     };
     let e = error_of(&nested(100_000));
     assert!(e.contains("nested deeper than 1024 levels"), "{e}");
-    // a chain of 1000 bodies is read (in a test thread's stack)
-    let m = mjcf_common::parse_ok(&nested(1000));
-    assert_eq!(m.links.len(), 1000);
+    // a chain of 1000 bodies is read and built whatever the caller's stack: here a
+    // thread of 256 KiB (the import runs on a thread of its own)
+    let text = nested(1000);
+    let built = std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(move || {
+            let m = mjcf_common::parse_ok(&text);
+            let path = mjcf_common::write(&text, &[]);
+            let imported = mbs_import::load(&path, &Default::default()).map_err(|e| e.to_string());
+            (m.links.len(), imported.map(|i| i.model.n_bodies()))
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert_eq!(built, (1000, Ok(1000)));
 }

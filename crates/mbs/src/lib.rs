@@ -56,6 +56,7 @@ mod bounds;
 pub mod chart;
 mod check;
 mod compare;
+pub mod convert;
 pub mod conformance;
 mod energy_balance;
 mod error;

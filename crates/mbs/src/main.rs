@@ -123,6 +123,32 @@ enum Command {
         #[arg(long, value_name = "NAME,…", requires = "plot")]
         coords: Option<String>,
     },
+    /// Write a model (URDF, MJCF, built-in mechanism, generator spec or model file) as
+    /// an mbs model file to read and edit; it loads back to the same model, bit for
+    /// bit. A TOML file starts with comments listing what an import did not honour.
+    Convert {
+        /// The model to convert, as for `run`.
+        model: String,
+        #[command(flatten)]
+        import: ImportArgs,
+        /// Output format; default: from the extension of `--out`, else TOML.
+        #[arg(long, value_enum)]
+        to: Option<ModelFormat>,
+        /// Output file (`.toml` or `.json`); default: standard output. An existing file
+        /// is not replaced without `--force`.
+        #[arg(long, short = 'o')]
+        out: Option<PathBuf>,
+        /// Replace an existing output file.
+        #[arg(long, requires = "out")]
+        force: bool,
+    },
+}
+
+/// A model-file format on the command line.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum ModelFormat {
+    Toml,
+    Json,
 }
 
 /// Initial joint values and search paths of a URDF or MJCF import.
@@ -298,6 +324,46 @@ fn run(cli: Cli) -> Result<u8, Error> {
             // consistent or cannot be evaluated.
             let usable = report.initial_state_consistent() && !report.initial_phi.is_nan();
             Ok(if usable { 0 } else { 1 })
+        }
+        Command::Convert {
+            model,
+            import,
+            to,
+            out,
+            force,
+        } => {
+            let format = match (to, out.as_deref().and_then(mbs_model::FileFormat::from_path)) {
+                (Some(ModelFormat::Json), _) => mbs_model::FileFormat::Json,
+                (Some(ModelFormat::Toml), _) => mbs_model::FileFormat::Toml,
+                (None, Some(f)) => f,
+                (None, None) => match &out {
+                    Some(path) => {
+                        return Err(Error::Output {
+                            path: path.display().to_string(),
+                            message: "has neither a .toml nor a .json extension; name the format with --to".into(),
+                        });
+                    }
+                    None => mbs_model::FileFormat::Toml,
+                },
+            };
+            let loaded = import.load(&model)?;
+            let text = mbs::convert::model_file_text(&loaded, &model, format);
+            match &out {
+                Some(path) => {
+                    mbs::convert::write_file_atomically(path, &text, force)?;
+                    eprintln!("wrote {} ({} bytes)", path.display(), text.len());
+                }
+                None => out!("{text}"),
+            }
+            if let (Some(report), mbs_model::FileFormat::Json) = (&loaded.import, format)
+                && !report.notes.is_empty()
+            {
+                eprintln!("not honoured by the model ({}):", report.notes.len());
+                for n in &report.notes {
+                    eprintln!("  {}: {}", n.element, n.note);
+                }
+            }
+            Ok(0)
         }
         Command::Run {
             common,

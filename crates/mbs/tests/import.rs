@@ -232,3 +232,101 @@ fn bad_input_names_the_element_and_the_value() {
     assert!(err.contains("carriage") && err.contains("-2"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `convert` of a URDF, an MJCF file, a built-in mechanism and a generator: the model
+/// file reads back to the same model and writes the same text again (bit for bit).
+#[test]
+fn converted_models_read_back_bit_identically() {
+    use mbs_model::{FileFormat, Model};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let dir = scratch("convert-roundtrip");
+    let urdf = write_urdf(&dir);
+    let specs = [
+        urdf.to_str().unwrap().to_string(),
+        root.join("examples/models/arm.urdf").display().to_string(),
+        root.join("examples/models/four_bar_mjcf.xml")
+            .display()
+            .to_string(),
+        "andrews-squeezer".to_string(),
+        "chain:n=4".to_string(),
+    ];
+    for spec in &specs {
+        let loaded = load_model_with(spec, &ImportOptions::default()).unwrap();
+        for format in [FileFormat::Toml, FileFormat::Json] {
+            let text = mbs::convert::model_file_text(&loaded, spec, format);
+            let back = Model::from_str_as(&text, format)
+                .unwrap_or_else(|e| panic!("{spec} as {format:?} does not read back: {e}"));
+            assert!(back == loaded.model, "{spec} as {format:?}: model differs");
+            assert_eq!(
+                back.to_string_as(format),
+                loaded.model.to_string_as(format),
+                "{spec} as {format:?}: text differs"
+            );
+        }
+    }
+    let toml = mbs::convert::model_file_text(
+        &load_model_with(urdf.to_str().unwrap(), &ImportOptions::default()).unwrap(),
+        "robot.urdf",
+        FileFormat::Toml,
+    );
+    assert!(toml.starts_with("# mbs model converted from robot.urdf"));
+    assert!(
+        toml.contains("# not honoured") && toml.contains("limit"),
+        "the header lists the URDF limits the model does not honour:\n{}",
+        &toml[..toml.find("\n\n").unwrap_or(toml.len())]
+    );
+}
+
+/// `mbs convert` writes a file that `check` accepts with the same mobility, never
+/// replaces an existing file without `--force`, and refuses an unusable output path.
+#[test]
+fn convert_writes_an_editable_model_file_and_never_overwrites_by_accident() {
+    let dir = scratch("convert-cli");
+    let urdf = write_urdf(&dir);
+    let urdf = urdf.to_str().unwrap();
+    let out = dir.join("robot.toml");
+    let out_s = out.to_str().unwrap();
+    let o = mbs(&["convert", urdf, "-o", out_s]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mobility = |spec: &str| {
+        let o = mbs(&["check", spec, "--json"]);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["rank_mobility"].clone()
+    };
+    assert_eq!(mobility(out_s), mobility(urdf));
+    assert_eq!(mobility(out_s).as_i64(), Some(2));
+
+    // an existing file stays as it was
+    std::fs::write(&out, "precious").unwrap();
+    let o = mbs(&["convert", urdf, "-o", out_s]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("exists") && err.contains("--force"), "{err}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "precious");
+    let o = mbs(&["convert", urdf, "-o", out_s, "--force"]);
+    assert!(o.status.success());
+    assert!(std::fs::read_to_string(&out).unwrap().contains("[[bodies]]"));
+
+    // JSON by extension or by --to; standard output without -o
+    let o = mbs(&["convert", urdf, "--to", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(v["bodies"].as_array().is_some_and(|b| b.len() == 2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not honoured"));
+
+    // unusable output paths: missing directory, unknown extension; nothing written
+    let missing = dir.join("no/such/dir/robot.toml");
+    let o = mbs(&["convert", urdf, "-o", missing.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("does not exist"));
+    let odd = dir.join("robot.urdf2");
+    let o = mbs(&["convert", urdf, "-o", odd.to_str().unwrap()]);
+    assert_ne!(o.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--to"));
+    assert!(!odd.exists());
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".partial"))
+        .collect();
+    assert!(leftovers.is_empty());
+}

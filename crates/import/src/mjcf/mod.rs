@@ -38,6 +38,11 @@ use crate::{ImportError, ImportOptions, LinkGraph};
 /// values).
 pub fn parse(path: &Path, options: &ImportOptions) -> Result<LinkGraph, ImportError> {
     let _ = options;
+    // the readers recurse once per nested body
+    crate::deep::with_deep_stack(|| parse_file(path))
+}
+
+fn parse_file(path: &Path) -> Result<LinkGraph, ImportError> {
     let root = xml::read_model(path)?;
     let dir = path.parent().unwrap_or(Path::new(""));
     let mut notes = Vec::new();

@@ -54,7 +54,8 @@ pub fn parse(path: &Path, options: &ImportOptions) -> Result<LinkGraph, ImportEr
     } else {
         dir
     };
-    parse_str(&text, path, dir, options)
+    // urdf-rs's reader recurses once per nested element
+    crate::deep::with_deep_stack(|| parse_str(&text, path, dir, options))
 }
 
 /// Parses URDF `text`; `path` names it in errors, `dir` is where relative and
