@@ -164,6 +164,7 @@ pub fn run(ctx: &mut Ctx) -> Suite {
         all.push(runs);
     }
     target_rows(&mut targets, &all);
+    main.note("Library default rows integrate the library's default method for the model (what `mbs run MODEL` does), which need not be the case's formulation: their ratios compare formulations as well as integrators.");
     main.note("Not available: the integrator does not parse in this build (the implicit integrators of issue #31 are merged separately); the suite measures it as soon as it does.");
     for c in CASES.iter().filter(|c| !quick || c.quick) {
         main.note(format!(
