@@ -29,7 +29,7 @@ const HELP: &str = "\
 cargo xtask <COMMAND>
 
 Commands:
-  bench [--suite dca|hdca|alf|chiou|complement|scaling|consistency|guide|conformance|sweep|peers]… [--quick] [--out DIR]
+  bench [--suite dca|hdca|alf|chiou|complement|scaling|consistency|guide|conformance|sweep|stiff|peers|stiff-peers]… [--quick] [--out DIR]
         run the paper reproductions and method comparisons; write
         target/bench-report/REPORT.md, results.json and plots/ (PNG and SVG).
         --suite may be repeated or comma-separated (default: every suite but
@@ -39,6 +39,8 @@ Commands:
         restricts the cases, MBS_PEERS_BUDGET=<s> sets the repeat budget (120),
         MBS_PEERS_RUN_LIMIT=<s> skips a peer configuration whose run is predicted
         longer from the smaller cases (600)).
+        --suite stiff-peers runs SciPy's Radau/BDF and Exudyn's generalized-α on
+        the stiff suite's mechanisms beside mbs (same environment).
   help  print this message
 ";
 

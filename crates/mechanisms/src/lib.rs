@@ -27,6 +27,7 @@
 //! | rolling disc on a plane, steady circular or straight rolling (Routh art. 244) | [`rolling_disc`](mod@rolling_disc) |
 //! | synthetic chain/loop linear systems (mass and joint blocks, no model) for the linear-algebra tests and benches | [`synthetic`] |
 //! | IFToMM benchmark A02: N-four-bar with its exact motion | [`iftomm`] |
+//! | stiff mechanisms for the implicit integrators: bushing chain (and the stiff-spring squeezer, stiff-tyre vehicle) | [`stiff`] |
 //! | generators: chains, loops, ladders, random trees and loops | [`mod@generators`] |
 //! | the generators by name with parameters (`chain:n=256`, `loop:n=64`, …) | [`named`] |
 //!
@@ -53,6 +54,7 @@ pub mod mcpherson;
 pub mod named;
 pub mod registry;
 pub mod rolling_disc;
+pub mod stiff;
 #[cfg(feature = "proptest")]
 pub mod strategy;
 pub mod synthetic;
@@ -77,4 +79,5 @@ pub use hdca::{HdcaParams, hdca_case1, hdca_case2, hdca_case3};
 pub use mcpherson::{McPhersonParams, mcpherson_overconstrained, mcpherson_simplified};
 pub use named::{GeneratorError, NamedGenerator, generators};
 pub use registry::{BuiltIn, Mechanism, Mobility, builtin, find};
-pub use vehicle::{VehicleParams, vehicle};
+pub use stiff::{BushingChainParams, bushing_chain};
+pub use vehicle::{VehicleParams, vehicle, vehicle_named};

@@ -23,6 +23,7 @@ use crate::generators::{
     ChainJoint, GeneratorParams, closed_loop_with, loop_ladder_with, open_chain_with,
     random_loop_mechanism, random_tree,
 };
+use crate::stiff::{BushingChainParams, bushing_chain};
 
 /// What values a parameter takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -193,7 +194,7 @@ const GRAVITY: GeneratorParam = param(
 );
 const SEED: GeneratorParam = param("seed", ParamKind::Seed, Some("7"), "random seed");
 
-static GENERATORS: [NamedGenerator; 5] = [
+static GENERATORS: [NamedGenerator; 6] = [
     NamedGenerator {
         name: "chain",
         description: "open chain of n links from ground, horizontal along +x, from rest",
@@ -238,6 +239,39 @@ static GENERATORS: [NamedGenerator; 5] = [
         ],
         bodies_per_n: 3,
         build: |v| loop_ladder_with(v.count("n"), &v.links()),
+    },
+    NamedGenerator {
+        name: "bushing-chain",
+        description: "stiff chain: n links from ground, free first joint, stiff lightly damped rotational springs (bushings) at the others, horizontal, from rest",
+        params: &[
+            param("n", ParamKind::Count { min: 2 }, Some("8"), "links"),
+            param(
+                "k",
+                ParamKind::NonNegative,
+                Some("1e6"),
+                "bushing stiffness [N m/rad]",
+            ),
+            param(
+                "c",
+                ParamKind::NonNegative,
+                Some("10"),
+                "bushing damping [N m s/rad]",
+            ),
+            LENGTH,
+            MASS,
+            INERTIA,
+            GRAVITY,
+        ],
+        bodies_per_n: 1,
+        build: |v| {
+            let d = BushingChainParams::default();
+            bushing_chain(&BushingChainParams {
+                n: v.count("n"),
+                stiffness: v.real("k").unwrap_or(d.stiffness),
+                damping: v.real("c").unwrap_or(d.damping),
+                links: v.links(),
+            })
+        },
     },
     NamedGenerator {
         name: "tree",
@@ -495,6 +529,18 @@ mod tests {
         assert_eq!(b.inertia[(2, 2)], 0.25);
         assert_eq!(m.gravity().norm(), 0.0);
         assert_eq!(build("ladder:n=3").unwrap().n_bodies(), 9);
+        let bc = build("bushing-chain:n=4:k=2e6:c=0").unwrap();
+        assert_eq!(bc.n_bodies(), 4);
+        assert_eq!(
+            bc,
+            bushing_chain(&BushingChainParams {
+                n: 4,
+                stiffness: 2e6,
+                damping: 0.0,
+                ..Default::default()
+            })
+            .unwrap()
+        );
         assert_eq!(build("loop: n = 6").unwrap().n_bodies(), 6);
         assert_eq!(
             build("tree:seed=3,n=4").unwrap(),
@@ -552,6 +598,8 @@ mod tests {
             ("chain:links=4", "`links`", "4"),
             ("chain:n", "`n`", "`n=VALUE`"),
             ("tree:seed=-1", "`seed`", "-1"),
+            ("bushing-chain:n=1", "`n`", "1"),
+            ("bushing-chain:k=-5", "`k`", "-5"),
         ];
         for (spec, key, value) in cases {
             let e = build(spec).unwrap_err().to_string();

@@ -17,7 +17,7 @@ use crate::chiou::{
 use crate::hdca::{HdcaParams, hdca_case1, hdca_case2, hdca_case3};
 use crate::mcpherson::{McPhersonParams, mcpherson_overconstrained, mcpherson_simplified};
 use crate::rolling_disc::{RollingDiscParams, rolling_disc};
-use crate::vehicle::{VehicleParams, vehicle};
+use crate::vehicle::{VehicleParams, vehicle, vehicle_named};
 
 /// Mobility figures of a mechanism at its initial state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,6 +83,8 @@ pub enum Mechanism {
     SpaceCrane,
     /// Chiou sec 7.7.
     Vehicle,
+    /// Chiou sec 7.7 with stiff tyres (issue #31's stiff suite).
+    VehicleStiffTyres,
     /// Pękal–Frączek, Fig 1a.
     McPhersonSimplified,
     /// Pękal–Frączek, Fig 1b.
@@ -126,7 +128,7 @@ macro_rules! reference {
     };
 }
 
-static BUILTIN: [BuiltIn; 23] = [
+static BUILTIN: [BuiltIn; 24] = [
     BuiltIn {
         mechanism: Mechanism::FiveBar,
         name: "five-bar",
@@ -288,6 +290,14 @@ static BUILTIN: [BuiltIn; 23] = [
         build: || vehicle(&VehicleParams::default()),
     },
     BuiltIn {
+        mechanism: Mechanism::VehicleStiffTyres,
+        name: "vehicle-stiff-tyres",
+        description: "the nine-body vehicle with stiff tyres (1e8 N/m), dropped 1 m: a stiff wheel hop",
+        reference: reference!(CHIOU, "sec 7.7 (stiff-tyre variant, a choice)"),
+        mobility: Mobility::new(12, 12, 0),
+        build: || vehicle_named("vehicle-stiff-tyres", &VehicleParams::stiff_tyres()),
+    },
+    BuiltIn {
         mechanism: Mechanism::McPhersonSimplified,
         name: "mcpherson-simplified",
         description: "McPherson strut without redundant constraints, 5 bodies, 4 DOF",
@@ -404,6 +414,6 @@ mod tests {
             assert_eq!(Mechanism::from_name(b.name), Some(b.mechanism));
             assert_eq!(b.mechanism.info().name, b.name);
         }
-        assert_eq!(Mechanism::all().count(), 23);
+        assert_eq!(Mechanism::all().count(), 24);
     }
 }

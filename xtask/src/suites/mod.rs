@@ -13,13 +13,14 @@ pub mod hdca;
 pub mod peers;
 mod sampling_cost;
 pub mod scaling;
+pub mod stiff;
 pub mod sweep;
 
 use crate::report::Suite;
 use crate::runner::Ctx;
 
 /// Every suite: name and runner, in report order.
-pub const ALL: [(&str, fn(&mut Ctx) -> Suite); 10] = [
+pub const ALL: [(&str, fn(&mut Ctx) -> Suite); 11] = [
     ("alf", alf::run),
     ("dca", dca::run),
     ("hdca", hdca::run),
@@ -30,8 +31,10 @@ pub const ALL: [(&str, fn(&mut Ctx) -> Suite); 10] = [
     ("guide", guide::run),
     ("conformance", conformance::run),
     ("sweep", sweep::run),
+    ("stiff", stiff::run),
 ];
 
 /// Suites run only when named with `--suite` (never by default nor in quick mode):
-/// `peers` installs third-party engines into `target/peers-venv`.
-pub const OPTIONAL: [(&str, fn(&mut Ctx) -> Suite); 1] = [("peers", peers::run)];
+/// `peers` and `stiff-peers` install third-party engines into `target/peers-venv`.
+pub const OPTIONAL: [(&str, fn(&mut Ctx) -> Suite); 2] =
+    [("peers", peers::run), ("stiff-peers", stiff::peers::run)];
