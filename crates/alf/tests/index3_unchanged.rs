@@ -8,9 +8,10 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use mbs_alf::{Index3Params, Rule};
+use mbs_alf::Index3Params;
 use mbs_formulation::{Params, RunSpec, SAMPLE_LAYOUT, Sample, SampleSink};
 use mbs_integrators::IntegratorChoice;
+use mbs_integrators::descriptor::DescriptorRule as Rule;
 use mbs_model::State;
 
 #[derive(Default)]
@@ -53,8 +54,8 @@ fn run_case(name: &str, rule: Rule, h: f64, t_end: f64) -> Vec<(String, Vec<f64>
     times[0] = 0.0;
     *times.last_mut().unwrap() = t_end;
     let integrator = match rule {
-        Rule::Trapezoidal => IntegratorChoice::Trapezoidal { h },
         Rule::Midpoint => IntegratorChoice::Midpoint { h },
+        _ => IntegratorChoice::Trapezoidal { h },
     };
     let spec = RunSpec {
         initial: &s0,
@@ -156,5 +157,7 @@ fn alf_index3_rules_give_the_recorded_trajectories() {
             }
         }
     }
-    eprintln!("ALF-INDEX3 against the recorded trajectories: largest relative difference {worst:e}, bit-identical: {identical}");
+    eprintln!(
+        "ALF-INDEX3 against the recorded trajectories: largest relative difference {worst:e}, bit-identical: {identical}"
+    );
 }

@@ -79,6 +79,23 @@ pub enum IntegratorChoice {
         /// Step.
         h: f64,
     },
+    /// Generalized-α (Chung–Hulbert 1993; Arnold–Brüls 2007 on index-3 descriptor
+    /// systems), adaptive ([`crate::descriptor`]).
+    GeneralizedAlpha {
+        /// Relative tolerance.
+        rtol: f64,
+        /// Absolute tolerance.
+        atol: f64,
+        /// Spectral radius at infinity ρ∞ ∈ [0, 1].
+        rho_inf: f64,
+    },
+    /// Generalized-α with a fixed step.
+    GeneralizedAlphaFixed {
+        /// Step.
+        h: f64,
+        /// Spectral radius at infinity ρ∞ ∈ [0, 1].
+        rho_inf: f64,
+    },
 }
 
 /// Integrator names with a one-line description.
@@ -102,6 +119,10 @@ pub const INTEGRATOR_NAMES: &[(&str, &str)] = &[
     (
         "staggered",
         "two-stage staggered explicit-implicit, fixed step (--h)",
+    ),
+    (
+        "generalized-alpha",
+        "generalized-α index 3 (descriptor methods: alf-index3), adaptive (--rtol, --atol) or fixed step (--h); :rho=ρ∞ (default 0.9)",
     ),
 ];
 
@@ -218,6 +239,12 @@ impl IntegratorChoice {
                     self.name()
                 )));
             }
+            Self::GeneralizedAlpha { .. } | Self::GeneralizedAlphaFixed { .. } => {
+                return Err(Error::InvalidInput(format!(
+                    "{} steps descriptor (index-3) systems: use it with a descriptor method (alf-index3)",
+                    self.name()
+                )));
+            }
         })
     }
 
@@ -264,6 +291,28 @@ impl IntegratorChoice {
                 Err(invalid(&el, key, "must be positive and finite", v))
             }
         };
+        if matches!(
+            name.as_str(),
+            "generalized-alpha" | "generalized-α" | "genalpha"
+        ) {
+            let rho_inf = crate::descriptor::DescriptorRule::DEFAULT_RHO_INF;
+            return match h {
+                Some(h) if rtol.or(atol).is_none() => Ok(Self::GeneralizedAlphaFixed {
+                    h: check("h", h)?,
+                    rho_inf,
+                }),
+                Some(h) => Err(invalid(&el, "h", "excludes --rtol/--atol", h)),
+                None => {
+                    let rtol = check("rtol", rtol.unwrap_or(DEFAULT_TOL))?;
+                    let atol = check("atol", atol.unwrap_or(rtol))?;
+                    Ok(Self::GeneralizedAlpha {
+                        rtol,
+                        atol,
+                        rho_inf,
+                    })
+                }
+            };
+        }
         let adaptive: Option<fn(f64, f64) -> Self> = match name.as_str() {
             "rk45" | "ode45" => Some(|rtol, atol| Self::Rk45 { rtol, atol }),
             "rk23" | "ode23" => Some(|rtol, atol| Self::Rk23 { rtol, atol }),
@@ -309,6 +358,9 @@ impl IntegratorChoice {
             Self::Trapezoidal { .. } => "trapezoidal",
             Self::CentralDifference { .. } => "central-difference",
             Self::Staggered { .. } => "staggered",
+            Self::GeneralizedAlpha { .. } | Self::GeneralizedAlphaFixed { .. } => {
+                "generalized-alpha"
+            }
         }
     }
 
@@ -323,7 +375,8 @@ impl IntegratorChoice {
             Self::Rk45 { rtol, atol }
             | Self::Rk23 { rtol, atol }
             | Self::Dop853 { rtol, atol }
-            | Self::Adams { rtol, atol } => Some((rtol, atol)),
+            | Self::Adams { rtol, atol }
+            | Self::GeneralizedAlpha { rtol, atol, .. } => Some((rtol, atol)),
             _ => None,
         }
     }
@@ -334,7 +387,8 @@ impl IntegratorChoice {
             Self::Midpoint { h }
             | Self::Trapezoidal { h }
             | Self::CentralDifference { h }
-            | Self::Staggered { h } => Some(h),
+            | Self::Staggered { h }
+            | Self::GeneralizedAlphaFixed { h, .. } => Some(h),
             _ => None,
         }
     }
@@ -367,8 +421,15 @@ impl FromStr for IntegratorChoice {
             .collect::<Result<_, _>>()
             .map_err(|p| invalid(name.clone(), p, "must be written key=value", p))?;
         let el = format!("integrator `{name}`");
-        let (mut rtol, mut atol, mut h) = (None, None, None);
+        let (mut rtol, mut atol, mut h, mut rho) = (None, None, None, None);
         for (key, v) in pairs {
+            if key == "rho" || key == "rho_inf" {
+                match v.parse::<f64>() {
+                    Ok(x) if (0.0..=1.0).contains(&x) => rho = Some(x),
+                    _ => return Err(invalid(&el, key, "must lie in [0, 1]", v)),
+                }
+                continue;
+            }
             let x = match v.parse::<f64>() {
                 Ok(x) if x.is_finite() && x > 0.0 => x,
                 Ok(x) if x.is_finite() => return Err(invalid(&el, key, "must be positive", x)),
@@ -381,7 +442,21 @@ impl FromStr for IntegratorChoice {
                 _ => return Err(invalid(&el, key, "is not one of rtol, atol, h", v)),
             }
         }
-        Self::from_name(&name, rtol, atol, h)
+        let choice = Self::from_name(&name, rtol, atol, h)?;
+        Ok(match (choice, rho) {
+            (_, None) => choice,
+            (Self::GeneralizedAlpha { rtol, atol, .. }, Some(rho_inf)) => Self::GeneralizedAlpha {
+                rtol,
+                atol,
+                rho_inf,
+            },
+            (Self::GeneralizedAlphaFixed { h, .. }, Some(rho_inf)) => {
+                Self::GeneralizedAlphaFixed { h, rho_inf }
+            }
+            (_, Some(r)) => {
+                return Err(invalid(&el, "rho", "applies to generalized-alpha only", r));
+            }
+        })
     }
 }
 
@@ -403,6 +478,13 @@ impl fmt::Display for IntegratorChoice {
             (Some((r, a)), _) => write!(f, "{}:rtol={r:e}:atol={a:e}", self.name()),
             (_, Some(h)) => write!(f, "{}:h={}", self.name(), general(h)),
             _ => f.write_str(self.name()),
+        }?;
+        match self {
+            Self::GeneralizedAlpha { rho_inf, .. }
+            | Self::GeneralizedAlphaFixed { rho_inf, .. } => {
+                write!(f, ":rho={}", general(*rho_inf))
+            }
+            _ => Ok(()),
         }
     }
 }
@@ -466,5 +548,35 @@ mod tests {
         assert!(e.to_string().contains("must be positive"), "{e}");
         let e = "midpoint:k=1".parse::<IntegratorChoice>().unwrap_err();
         assert!(e.to_string().contains("rtol, atol, h"), "{e}");
+        let e = "rk45:rho=0.5".parse::<IntegratorChoice>().unwrap_err();
+        assert!(e.to_string().contains("generalized-alpha"), "{e}");
+        let e = "generalized-alpha:rho=1.5"
+            .parse::<IntegratorChoice>()
+            .unwrap_err();
+        assert!(e.to_string().contains("[0, 1]"), "{e}");
+    }
+
+    #[test]
+    fn generalized_alpha_is_adaptive_or_fixed() {
+        let i: IntegratorChoice = "generalized-alpha:rtol=1e-5:rho=0.6".parse().unwrap();
+        assert_eq!(
+            i,
+            IntegratorChoice::GeneralizedAlpha {
+                rtol: 1e-5,
+                atol: 1e-5,
+                rho_inf: 0.6
+            }
+        );
+        assert_eq!(i.to_string().parse::<IntegratorChoice>().unwrap(), i);
+        let j = IntegratorChoice::from_name("generalized-alpha", None, None, Some(1e-3)).unwrap();
+        assert_eq!(
+            j,
+            IntegratorChoice::GeneralizedAlphaFixed {
+                h: 1e-3,
+                rho_inf: 0.9
+            }
+        );
+        assert_eq!(j.to_string(), "generalized-alpha:h=0.001:rho=0.9");
+        assert!(!j.is_adaptive() && i.is_adaptive());
     }
 }

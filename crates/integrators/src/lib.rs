@@ -14,6 +14,7 @@
 //! | implicit midpoint / trapezoidal + Newton | [`ImplicitIntegrator`] | Bayo–Ledesma 1996 (ALF, ALF-INDEX1/3) |
 //! | half-station central difference | [`CentralDifference`] | Chiou 1990, eq 5.5.2.1 |
 //! | two-stage staggered explicit–implicit | [`TwoStageStaggered`] | Chiou 1990, sec 5.5.2–5.5.5 |
+//! | index-3 generalized-α (adaptive), Bayo–Ledesma trapezoidal/midpoint, on descriptor systems | [`descriptor::DescriptorIntegrator`] | Arnold–Brüls 2007, Chung–Hulbert 1993, Bayo–Ledesma 1996 |
 //!
 //! Every integrator implements [`Stepper`] (one step with its own error test and
 //! step-size control, its projection point and re-evaluations, dense output), and
@@ -67,6 +68,7 @@
 mod adams;
 mod choice;
 mod common;
+pub mod descriptor;
 mod dop853;
 mod driver;
 mod error;
