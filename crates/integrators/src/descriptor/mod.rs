@@ -16,14 +16,13 @@
 //! increment Δq (velocity space), predicted as h q̇ₙ + ½h² aₙ; each iteration asks
 //! the system for a correction and then for the constraint residual at the corrected
 //! iterate; converged when the scaled correction and |Φ| are within tolerance (an
-//! adaptive step: max(tol, 10⁻³ rtol)), or when a correction at the round-off floor
+//! adaptive step: max(tol, 10⁻² rtol)), or when a correction at the round-off floor
 //! stalls with Φ satisfied; a stalled iteration with Φ violated may be finished by
 //! the system ([`DescriptorSystem::stalled_correction`]). A fixed step that fails
 //! ends the run with the system's explanation. An adaptive step that fails (or
-//! diverges: a correction more than twice the last) is rejected and retried with
+//! diverges: from the third iteration a correction more than twice the last) is rejected and retried with
 //! rebuilt Jacobians ([`Iterate::refresh`]) at the same step, then with a quarter
-//! of it; the Jacobians are otherwise reused across iterations and steps, and
-//! rebuilt after a step that needed more than 5 iterations. The error test rejects
+//! of it; the Jacobians are otherwise reused across iterations and steps. The error test rejects
 //! with the factor 0.9 err^{-1/3} ∈ [0.2, 1].
 
 mod coefficients;

@@ -143,7 +143,7 @@ impl Work {
 
     /// One attempted step of size `h` from `s`: Newton on Δq from the predictor,
     /// with tolerance `tol`; `adaptive` stops a diverging iteration early (a step
-    /// can be retried) and caps the iterations at 10; `refresh` asks the system to
+    /// can be retried); `refresh` asks the system to
     /// rebuild its Jacobians at the first iterate.
     #[allow(clippy::too_many_arguments)]
     pub fn attempt<S: DescriptorSystem + ?Sized>(
@@ -160,11 +160,7 @@ impl Work {
     ) -> Result<Outcome, Error> {
         let t1 = s.t + h;
         self.predict(sys, kin, s, h)?;
-        let max_it = if adaptive {
-            newton.max_iterations.min(10)
-        } else {
-            newton.max_iterations
-        };
+        let max_it = newton.max_iterations;
         let (mut change, mut last) = (f64::INFINITY, f64::INFINITY);
         let mut iterations = 0;
         let mut converged = false;
@@ -222,7 +218,7 @@ impl Work {
             if stalled {
                 break;
             }
-            if adaptive && !(change.is_finite() && (k == 0 || change <= 2.0 * last)) {
+            if adaptive && !(change.is_finite() && (k < 2 || change <= 2.0 * last)) {
                 break; // diverging: a smaller step is cheaper than more iterations
             }
             last = change;

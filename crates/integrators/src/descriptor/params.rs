@@ -23,7 +23,7 @@ pub enum StepSize {
 ///
 /// An iterate is converged when the scaled correction ‖δ‖∞/(1 + ‖q‖∞) and the
 /// scaled constraint residual ‖Φ‖∞/(1 + ‖q‖∞) are both within `tol` (Bayo–Ledesma's
-/// test; an adaptive step uses max(`tol`, 10⁻³ rtol)). A correction below `stall`
+/// test; an adaptive step uses max(`tol`, 10⁻² rtol)). A correction below `stall`
 /// that no longer halves is at the round-off floor of the system's solve: with Φ
 /// within tolerance the iterate is converged; otherwise the system may finish it
 /// ([`super::DescriptorSystem::stalled_correction`]). A fixed step whose
@@ -34,7 +34,7 @@ pub enum StepSize {
 pub struct DescriptorNewton {
     /// Tolerance of the scaled correction and constraint residual.
     pub tol: f64,
-    /// Iterations per attempt (an adaptive step uses at most 10).
+    /// Iterations per attempt.
     pub max_iterations: usize,
     /// Round-off floor of the scaled correction.
     pub stall: f64,
