@@ -1,26 +1,36 @@
-//! Algorithm ALF-INDEX3 (Bayo–Ledesma sec 4.2): positions are the primary
-//! unknowns of each implicit step.
+//! Algorithm ALF-INDEX3 (Bayo–Ledesma sec 4.2) as a [`DescriptorSystem`]: positions
+//! are the primary unknowns of each implicit step, which
+//! `mbs_integrators::descriptor::DescriptorIntegrator` takes with its rule (the
+//! paper's trapezoidal or midpoint rule, or generalized-α) and Newton policy.
 //!
 //! The equations of motion without the Φ̇, Φ̈ penalty terms (eq 35),
-//! M q̈ + Φ_qᵀ(αΦ + λ*) = Q, with the integration formulas written as (eq 36)
-//! q̇ₙ₊₁ = a qₙ₊₁ + q̂̇, q̈ₙ₊₁ = b qₙ₊₁ + q̂̈, become nonlinear equations in qₙ₊₁
-//! (eq 37), solved by Newton–Raphson (eq 38) on f of eq 39 with the approximate
-//! tangent of eq 40,
+//! M q̈ + Φ_qᵀ(αΦ + λ*) = Q, with the integration formulas of the rule
+//! q̇ₙ₊₁ = a Δq + q̂̇, q̈ₙ₊₁ = b Δq + q̂̈ (eq 36; a = ∂q̇/∂Δq, b = ∂q̈/∂Δq of the
+//! [`Iterate`]), become nonlinear equations in qₙ₊₁ (eq 37), solved by
+//! Newton–Raphson (eq 38) on f of eq 39 with the approximate tangent of eq 40,
 //!
 //! ```text
 //!   ∂f/∂q ≈ b M + Φ_qᵀ α Φ_q          (the −Q_q term and Φ_qq are dropped),
 //! ```
 //!
-//! updating λ* ← λ* + αΦ after each iteration (eq 15). The positions then satisfy
-//! Φ = 0 to the Newton tolerance; velocities and accelerations are projected with
-//! eqs 23 and 33. Trapezoidal rule: a = 2/h, b = 4/h². Midpoint rule: the same
-//! position/velocity relation, with the dynamics evaluated at the midpoint
-//! (qₙ + qₙ₊₁)/2 and q̈ₙ₊½ = (q̇ₙ₊₁ − q̇ₙ)/h, b = 2/h² (the constraint term stays at
-//! qₙ₊₁ so that positions satisfy Φ = 0).
+//! to which generalized-α ([`Iterate::force_tangent`]) adds the force tangent
+//! K + a C, K = −∂Q/∂q, C = −∂Q/∂q̇ (Arnold–Brüls 2007 eq 14), by forward
+//! differences of Q, kept across iterations and steps until the integrator asks
+//! for a refresh. λ* ← λ* + αΦ after each iteration (eq 15,
+//! [`DescriptorSystem::constraint_residual`]). The positions then satisfy Φ = 0 to
+//! the Newton tolerance; velocities and accelerations are projected with eqs 23 and
+//! 33 ([`DescriptorSystem::project`]). Midpoint rule: the dynamics are evaluated at
+//! the midpoint (qₙ + qₙ₊₁)/2 with q̈ₙ₊½ = (q̇ₙ₊₁ − q̇ₙ)/h (the constraint term stays
+//! at qₙ₊₁ so that positions satisfy Φ = 0).
 //!
 //! Nonholonomic rows enter through their velocity residual B q̇ + b, with tangent
 //! a·Bᵀ α B.
 
+use mbs_integrators::SystemError;
+use mbs_integrators::descriptor::{
+    DescriptorIntegrator, DescriptorParams, DescriptorRule, DescriptorSystem, Iterate, Point,
+    StepControl,
+};
 use nalgebra::{DMatrix, DVector, DVectorView};
 
 use crate::descriptor::{Descriptor, Level, max_abs};
@@ -30,23 +40,13 @@ use crate::params::ProjectionParams;
 use crate::projection::{ProjectionKind, Projector};
 
 /// A Newton correction below this (relative) that no longer halves counts as
-/// converged when Φ is within tolerance (round-off floor near singular positions).
-const STALL: f64 = 1e-8;
+/// converged when Φ is within tolerance (round-off floor near singular positions);
+/// the integrator's `DescriptorNewton::stall`.
+pub const STALL: f64 = 1e-8;
 
-/// The implicit rule of ALF-INDEX3.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rule {
-    /// Trapezoidal rule (Newmark β = ¼, γ = ½).
-    Trapezoidal,
-    /// Implicit midpoint rule.
-    Midpoint,
-}
-
-/// Parameters of ALF-INDEX3.
+/// Parameters of ALF-INDEX3 (the rule and step are the integrator's).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Index3Params {
-    /// The rule.
-    pub rule: Rule,
     /// Penalty α (the paper uses 1e7).
     pub alpha: f64,
     /// Newton tolerance on ‖Δq‖∞/(1 + ‖q‖∞) and on ‖Φ‖∞/(1 + ‖q‖∞).
@@ -60,7 +60,6 @@ pub struct Index3Params {
 impl Default for Index3Params {
     fn default() -> Self {
         Self {
-            rule: Rule::Trapezoidal,
             alpha: 1e7,
             newton_tol: 1e-11,
             max_newton: 25,
@@ -69,15 +68,28 @@ impl Default for Index3Params {
     }
 }
 
+impl Index3Params {
+    /// The integrator's Newton parameters of these.
+    pub fn newton(&self) -> mbs_integrators::descriptor::DescriptorNewton {
+        mbs_integrators::descriptor::DescriptorNewton {
+            tol: self.newton_tol,
+            max_iterations: self.max_newton,
+            stall: STALL,
+        }
+    }
+}
+
 /// Counters of an ALF-INDEX3 run.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Index3Stats {
-    /// Steps taken.
+    /// Steps finished with the velocity and acceleration projections.
     pub steps: u64,
     /// Newton iterations in total.
     pub newton_iterations: u64,
-    /// Evaluations of the descriptor.
+    /// Evaluations of the descriptor (including those of the force tangent).
     pub evaluations: u64,
+    /// Force tangents (K, C) built by forward differences (generalized-α).
+    pub force_tangents: u64,
     /// Steps whose Newton iteration stalled near a singular position and were
     /// finished by a mass-orthogonal position projection (eq 13).
     pub position_projections: u64,
@@ -87,10 +99,10 @@ pub struct Index3Stats {
 }
 
 /// Largest violation of Φ̇ or Φ̈ accepted from a projection stalled at a singular
-/// position (see [`AlfIndex3::step`]).
+/// position (see [`AlfIndex3::project`]).
 const LOOSE: f64 = 1e-8;
 
-/// The ALF-INDEX3 stepper: state (q, q̇, q̈), multipliers λ*.
+/// ALF-INDEX3 on a [`Descriptor`]: multipliers λ*, the tangent and the projections.
 #[derive(Debug)]
 pub struct AlfIndex3<D: Descriptor> {
     sys: D,
@@ -99,21 +111,25 @@ pub struct AlfIndex3<D: Descriptor> {
     tmat: DMatrix<f64>,
     projector: Projector,
     lambda: DVector<f64>,
-    q_old: DVector<f64>,
-    v_old: DVector<f64>,
-    a_old: DVector<f64>,
-    qm: DVector<f64>,
-    vm: DVector<f64>,
     mass: DMatrix<f64>,
     jac_mid: DMatrix<f64>,
     forces: DVector<f64>,
     f: DVector<f64>,
     g: DVector<f64>,
+    /// K = −∂Q/∂q and C = −∂Q/∂q̇ (generalized-α), and whether they are built.
+    stiffness: DMatrix<f64>,
+    damping: DMatrix<f64>,
+    has_force_tangent: bool,
+    pert: Vec<f64>,
     stats: Index3Stats,
 }
 
+fn system_error(e: AlfError) -> SystemError {
+    SystemError::with_source(e.to_string(), e)
+}
+
 impl<D: Descriptor> AlfIndex3<D> {
-    /// A stepper over `sys`.
+    /// ALF-INDEX3 over `sys`.
     pub fn new(sys: D, params: Index3Params) -> Self {
         let (n, m, m_h) = (sys.n(), sys.m(), sys.m_holonomic());
         Self {
@@ -129,16 +145,15 @@ impl<D: Descriptor> AlfIndex3<D> {
             tangent: LeadingMatrix::new(n),
             tmat: DMatrix::zeros(n, n),
             lambda: DVector::zeros(m),
-            q_old: DVector::zeros(n),
-            v_old: DVector::zeros(n),
-            a_old: DVector::zeros(n),
-            qm: DVector::zeros(n),
-            vm: DVector::zeros(n),
             mass: DMatrix::zeros(n, n),
             jac_mid: DMatrix::zeros(m, n),
             forces: DVector::zeros(n),
             f: DVector::zeros(n),
             g: DVector::zeros(m),
+            stiffness: DMatrix::zeros(n, n),
+            damping: DMatrix::zeros(n, n),
+            has_force_tangent: false,
+            pert: vec![0.0; n],
             stats: Index3Stats::default(),
         }
     }
@@ -153,7 +168,12 @@ impl<D: Descriptor> AlfIndex3<D> {
         &mut self.sys
     }
 
-    /// Multipliers λ* after the last step (eq 15).
+    /// The parameters.
+    pub fn params(&self) -> &Index3Params {
+        &self.params
+    }
+
+    /// Multipliers λ* after the last iteration (eq 15).
     pub fn multipliers(&self) -> &DVector<f64> {
         &self.lambda
     }
@@ -161,6 +181,17 @@ impl<D: Descriptor> AlfIndex3<D> {
     /// Counters.
     pub fn stats(&self) -> Index3Stats {
         self.stats
+    }
+
+    /// The descriptor integrator for this system with `rule` and `step`, its Newton
+    /// parameters from [`Index3Params`], projecting after every step.
+    pub fn integrator(&self, rule: DescriptorRule, step: StepControl) -> DescriptorIntegrator {
+        let n = self.sys.n();
+        let params = DescriptorParams {
+            newton: self.params.newton(),
+            ..DescriptorParams::new(rule, step)
+        };
+        DescriptorIntegrator::new(n, n, self.sys.m(), params)
     }
 
     /// Consistent initial accelerations: an ALF index-1 solve (eq 8) followed by
@@ -205,175 +236,210 @@ impl<D: Descriptor> AlfIndex3<D> {
         }
     }
 
-    /// One step of size h from (t, q, q̇, q̈), in place.
-    pub fn step(
-        &mut self,
-        t: f64,
-        h: f64,
-        q: &mut [f64],
-        v: &mut [f64],
-        a: &mut [f64],
-    ) -> Result<(), AlfError> {
+    /// K = −∂Q/∂q and C = −∂Q/∂q̇ at `p` by forward differences (2n + 1
+    /// evaluations), increments √ε max(|x|, 1).
+    fn force_tangent(&mut self, p: Point<'_>) -> Result<(), AlfError> {
+        let n = self.sys.n();
+        self.sys.evaluate(p.t, p.q, p.v, Level::Full)?;
+        self.forces.copy_from(self.sys.forces());
+        let sq = f64::EPSILON.sqrt();
+        for (which, x) in [(0, p.q), (1, p.v)] {
+            self.pert.copy_from_slice(x);
+            for j in 0..n {
+                let d = sq * x[j].abs().max(1.0);
+                self.pert[j] = x[j] + d;
+                let (q, v) = if which == 0 {
+                    (&self.pert[..], p.v)
+                } else {
+                    (p.q, &self.pert[..])
+                };
+                self.sys.evaluate(p.t, q, v, Level::Full)?;
+                self.pert[j] = x[j];
+                let out = if which == 0 {
+                    &mut self.stiffness
+                } else {
+                    &mut self.damping
+                };
+                let qf = self.sys.forces();
+                for i in 0..n {
+                    out[(i, j)] = -(qf[i] - self.forces[i]) / d;
+                }
+            }
+        }
+        self.stats.evaluations += 2 * n as u64 + 1;
+        self.stats.force_tangents += 1;
+        self.has_force_tangent = true;
+        Ok(())
+    }
+
+    /// The Newton correction of eqs 38–40 at `it` into `delta`.
+    fn correction(&mut self, it: &Iterate<'_>, delta: &mut [f64]) -> Result<(), AlfError> {
         let (n, m_h, m) = (self.sys.n(), self.sys.m_holonomic(), self.sys.m());
         let p = self.params;
-        let t1 = t + h;
-        self.q_old.copy_from_slice(q);
-        self.v_old.copy_from_slice(v);
-        self.a_old.copy_from_slice(a);
-        let (a_coef, b_coef) = match p.rule {
-            Rule::Trapezoidal => (2.0 / h, 4.0 / (h * h)),
-            Rule::Midpoint => (2.0 / h, 2.0 / (h * h)),
-        };
-        // predictor q = qₙ + h q̇ₙ + ½h² q̈ₙ
-        for i in 0..n {
-            q[i] = self.q_old[i] + h * self.v_old[i] + 0.5 * h * h * self.a_old[i];
+        let (dy, end) = (it.dynamics, it.end);
+        if it.force_tangent && (it.refresh || !self.has_force_tangent) {
+            self.force_tangent(dy)?;
         }
-        let mut converged = false;
-        let mut change = f64::INFINITY;
-        let mut last_change = f64::INFINITY;
-        for _ in 0..p.max_newton {
-            // q̇ₙ₊₁ = a (q − qₙ) − q̇ₙ (both rules)
-            for i in 0..n {
-                v[i] = a_coef * (q[i] - self.q_old[i]) - self.v_old[i];
-            }
-            // accelerations of the rule
-            match p.rule {
-                Rule::Trapezoidal => {
-                    // q̈ₙ₊₁ = b(q − qₙ) − (4/h) q̇ₙ − q̈ₙ, with 4/h = 2a
-                    for i in 0..n {
-                        a[i] = b_coef * (q[i] - self.q_old[i])
-                            - 2.0 * a_coef * self.v_old[i]
-                            - self.a_old[i];
-                    }
-                    self.sys.evaluate(t1, q, v, Level::Full)?;
-                    self.mass.copy_from(self.sys.mass());
-                    self.forces.copy_from(self.sys.forces());
-                }
-                Rule::Midpoint => {
-                    for i in 0..n {
-                        a[i] = (v[i] - self.v_old[i]) / h;
-                        self.qm[i] = 0.5 * (q[i] + self.q_old[i]);
-                        self.vm[i] = 0.5 * (v[i] + self.v_old[i]);
-                    }
-                    self.sys.evaluate(
-                        t + 0.5 * h,
-                        self.qm.as_slice(),
-                        self.vm.as_slice(),
-                        Level::Full,
-                    )?;
-                    self.mass.copy_from(self.sys.mass());
-                    self.forces.copy_from(self.sys.forces());
-                    self.jac_mid.copy_from(self.sys.phi_q());
-                    self.sys.evaluate(t1, q, v, Level::Velocities)?;
-                    self.stats.evaluations += 1;
-                }
-            }
-            if p.rule == Rule::Trapezoidal {
-                self.jac_mid.copy_from(self.sys.phi_q());
-            }
+        self.sys.evaluate(dy.t, dy.q, dy.v, Level::Full)?;
+        self.mass.copy_from(self.sys.mass());
+        self.forces.copy_from(self.sys.forces());
+        self.jac_mid.copy_from(self.sys.phi_q());
+        self.stats.evaluations += 1;
+        if dy.t != end.t {
+            // midpoint rule: Φ and the nonholonomic residual at the step's end
+            self.sys.evaluate(end.t, end.q, end.v, Level::Velocities)?;
             self.stats.evaluations += 1;
-            // g = αΦ (holonomic) | α(Bq̇ + b) (nonholonomic);  f = M q̈ + Φ_qᵀ(g + λ*) − Q   (eq 39)
-            // the constraint force acts along Φ_q at the point where the dynamics
-            // are evaluated (midpoint: no spurious work, the rule stays energy
-            // conserving for the pendulum); its magnitude uses Φ(qₙ₊₁)
-            let jac_end = self.sys.phi_q();
-            let jac = &self.jac_mid;
-            let phi = self.sys.phi();
-            self.g.rows_mut(0, m_h).copy_from(phi);
-            if m > m_h {
-                let vv = DVectorView::from_slice(v, n);
-                let mut gn = self.g.rows_mut(m_h, m - m_h);
-                gn.gemv(1.0, &jac_end.rows(m_h, m - m_h), &vv, 0.0);
-                gn += self.sys.phi_t().rows(m_h, m - m_h);
-            }
-            self.g *= p.alpha;
-            self.g += &self.lambda;
-            let av = DVectorView::from_slice(a, n);
-            self.f.gemv(1.0, &self.mass, &av, 0.0);
-            self.f.gemv_tr(1.0, jac, &self.g, 1.0);
-            self.f -= &self.forces;
-            // tangent b M + α Φ_hᵀΦ_h + a α Bᵀ B   (eq 40)
-            self.tmat.copy_from(&self.mass);
-            self.tmat *= b_coef;
-            self.tmat
-                .gemm_tr(p.alpha, &jac.rows(0, m_h), &jac.rows(0, m_h), 1.0);
-            if m > m_h {
-                self.tmat.gemm_tr(
-                    a_coef * p.alpha,
-                    &jac.rows(m_h, m - m_h),
-                    &jac.rows(m_h, m - m_h),
-                    1.0,
-                );
-            }
-            self.tangent.factor_matrix(t1, &self.tmat)?;
-            self.f.neg_mut();
-            self.tangent.solve(t1, &mut self.f)?;
-            for i in 0..n {
-                q[i] += self.f[i];
-            }
-            self.sys.normalize(q);
-            self.stats.newton_iterations += 1;
-            // λ* ← λ* + αΦ(q)  (eq 15)
-            for i in 0..n {
-                v[i] = a_coef * (q[i] - self.q_old[i]) - self.v_old[i];
-            }
-            self.sys.evaluate(t1, q, v, Level::Velocities)?;
-            self.stats.evaluations += 1;
-            let phi = self.sys.phi();
-            self.lambda.rows_mut(0, m_h).axpy(p.alpha, phi, 1.0);
-            let scale = 1.0 + q.iter().fold(0.0f64, |acc, x| acc.max(x.abs()));
-            change = self.f.amax() / scale;
-            // converged; or, near singular configurations, stalled at the round-off
-            // floor of the tangent solve with the constraints already satisfied
-            let phi_ok = phi.amax() <= p.newton_tol * scale;
-            let stalled = change <= STALL && change >= 0.5 * last_change;
-            if phi_ok && (change <= p.newton_tol || stalled) {
-                converged = true;
-                break;
-            }
-            if stalled {
-                // Near a singular position the multiplier update λ* += αΦ contracts
-                // by only ≈ b m/(α s²) per iteration along a small singular value s
-                // of Φ_q (b = 4/h² makes that slow). The mass-orthogonal position
-                // projection (eq 13) has m in place of b m and converges there.
-                break;
-            }
-            last_change = change;
         }
-        if !converged && change <= STALL {
-            self.projector.project_positions(t1, &mut self.sys, q, v)?;
-            self.stats.position_projections += 1;
-            converged = true;
+        // g = αΦ (holonomic) | α(Bq̇ + b) (nonholonomic);  f = M q̈ + Φ_qᵀ(g + λ*) − Q   (eq 39)
+        // the constraint force acts along Φ_q at the point where the dynamics
+        // are evaluated (midpoint: no spurious work, the rule stays energy
+        // conserving for the pendulum); its magnitude uses Φ(qₙ₊₁)
+        let jac_end = self.sys.phi_q();
+        let jac = &self.jac_mid;
+        let phi = self.sys.phi();
+        self.g.rows_mut(0, m_h).copy_from(phi);
+        if m > m_h {
+            let vv = DVectorView::from_slice(end.v, n);
+            let mut gn = self.g.rows_mut(m_h, m - m_h);
+            gn.gemv(1.0, &jac_end.rows(m_h, m - m_h), &vv, 0.0);
+            gn += self.sys.phi_t().rows(m_h, m - m_h);
         }
-        if !converged {
-            let (row, viol) = max_abs(self.sys.phi().as_slice());
-            return Err(AlfError::NotConverged {
-                t: t1,
-                what: "ALF-INDEX3 Newton iteration",
-                iterations: p.max_newton,
-                change,
-                violation: viol,
-                location: self.sys.row_label(row),
-            });
+        self.g *= p.alpha;
+        self.g += &self.lambda;
+        let av = DVectorView::from_slice(it.qdd, n);
+        self.f.gemv(1.0, &self.mass, &av, 0.0);
+        self.f.gemv_tr(1.0, jac, &self.g, 1.0);
+        self.f -= &self.forces;
+        // tangent b M + α Φ_hᵀΦ_h + a α Bᵀ B   (eq 40)  [+ K + a C]
+        self.tmat.copy_from(&self.mass);
+        self.tmat *= it.c_qdd;
+        self.tmat
+            .gemm_tr(p.alpha, &jac.rows(0, m_h), &jac.rows(0, m_h), 1.0);
+        if m > m_h {
+            self.tmat.gemm_tr(
+                it.c_v * p.alpha,
+                &jac.rows(m_h, m - m_h),
+                &jac.rows(m_h, m - m_h),
+                1.0,
+            );
         }
-        // final q̇, q̈ of the rule, then projections (eqs 23, 33)
-        for i in 0..n {
-            v[i] = a_coef * (q[i] - self.q_old[i]) - self.v_old[i];
-            a[i] = match p.rule {
-                Rule::Trapezoidal => {
-                    b_coef * (q[i] - self.q_old[i]) - 2.0 * a_coef * self.v_old[i] - self.a_old[i]
-                }
-                Rule::Midpoint => (v[i] - self.v_old[i]) / h,
-            };
+        if it.force_tangent {
+            self.tmat += &self.stiffness;
+            self.tmat.zip_apply(&self.damping, |t, c| *t += it.c_v * c);
         }
-        self.projector.factor_at(t1, &mut self.sys, q, v)?;
-        let r = self.projector.project_velocities(t1, &mut self.sys, q, v);
-        self.tolerate(r)?;
-        let r = self
-            .projector
-            .project_accelerations(t1, &mut self.sys, q, v, a);
-        self.tolerate(r)?;
-        self.stats.steps += 1;
+        self.tangent.factor_matrix(end.t, &self.tmat)?;
+        self.f.neg_mut();
+        self.tangent.solve(end.t, &mut self.f)?;
+        delta.copy_from_slice(self.f.as_slice());
+        self.stats.newton_iterations += 1;
         Ok(())
+    }
+}
+
+impl<D: Descriptor> DescriptorSystem for AlfIndex3<D> {
+    fn dim_positions(&self) -> usize {
+        self.sys.n()
+    }
+    fn dim_velocities(&self) -> usize {
+        self.sys.n()
+    }
+    fn dim_multipliers(&self) -> usize {
+        self.sys.m()
+    }
+
+    fn initial_accelerations(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+        qdd: &mut [f64],
+    ) -> Result<(), SystemError> {
+        AlfIndex3::initial_accelerations(self, t, q, v, qdd).map_err(system_error)
+    }
+
+    fn newton_correction(
+        &mut self,
+        it: &Iterate<'_>,
+        delta: &mut [f64],
+    ) -> Result<(), SystemError> {
+        self.correction(it, delta).map_err(system_error)
+    }
+
+    /// Φ at the corrected iterate and λ* ← λ* + αΦ (eq 15).
+    fn constraint_residual(&mut self, end: Point<'_>) -> Result<f64, SystemError> {
+        let m_h = self.sys.m_holonomic();
+        self.sys
+            .evaluate(end.t, end.q, end.v, Level::Velocities)
+            .map_err(system_error)?;
+        self.stats.evaluations += 1;
+        let phi = self.sys.phi();
+        self.lambda
+            .rows_mut(0, m_h)
+            .axpy(self.params.alpha, phi, 1.0);
+        Ok(phi.amax())
+    }
+
+    /// Near a singular position the multiplier update λ* += αΦ contracts by only
+    /// ≈ b m/(α s²) per iteration along a small singular value s of Φ_q (b = 4/h²
+    /// makes that slow). The mass-orthogonal position projection (eq 13) has m in
+    /// place of b m and converges there.
+    fn stalled_correction(
+        &mut self,
+        end: Point<'_>,
+        delta: &mut [f64],
+    ) -> Result<bool, SystemError> {
+        delta.copy_from_slice(end.q);
+        self.projector
+            .project_positions(end.t, &mut self.sys, delta, end.v)
+            .map_err(system_error)?;
+        for (d, q) in delta.iter_mut().zip(end.q) {
+            *d -= q;
+        }
+        self.stats.position_projections += 1;
+        Ok(true)
+    }
+
+    /// The joint (or other constraint row) with the largest |Φ| at the last
+    /// evaluation.
+    fn newton_failure(&self, t: f64, iterations: usize, change: f64) -> SystemError {
+        let (row, violation) = max_abs(self.sys.phi().as_slice());
+        system_error(AlfError::NotConverged {
+            t,
+            what: "ALF-INDEX3 Newton iteration",
+            iterations,
+            change,
+            violation,
+            location: self.sys.row_label(row),
+        })
+    }
+
+    fn multipliers(&self) -> &[f64] {
+        self.lambda.as_slice()
+    }
+
+    fn set_multipliers(&mut self, lambda: &[f64]) {
+        self.lambda.as_mut_slice().copy_from_slice(lambda);
+    }
+
+    /// The velocity and acceleration projections (eqs 23, 33).
+    fn project(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        v: &mut [f64],
+        qdd: &mut [f64],
+    ) -> Result<bool, SystemError> {
+        let r = (|| {
+            self.projector.factor_at(t, &mut self.sys, q, v)?;
+            let r = self.projector.project_velocities(t, &mut self.sys, q, v);
+            self.tolerate(r)?;
+            let r = self
+                .projector
+                .project_accelerations(t, &mut self.sys, q, v, qdd);
+            self.tolerate(r)
+        })();
+        r.map_err(system_error)?;
+        self.stats.steps += 1;
+        Ok(true)
     }
 }

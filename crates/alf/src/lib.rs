@@ -43,7 +43,7 @@ pub use branch::{BranchGuard, DRIFT_TOL};
 pub use descriptor::{Descriptor, DescriptorData, Level};
 pub use error::AlfError;
 pub use index1::{Index1, Index1Stats};
-pub use index3::{AlfIndex3, Index3Params, Index3Stats, Rule};
+pub use index3::{AlfIndex3, Index3Params, Index3Stats, STALL};
 pub use lagrange::LagrangeAccelerations;
 pub use leading::LeadingMatrix;
 pub use mechanism::MechanismDescriptor;

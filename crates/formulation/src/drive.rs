@@ -2,6 +2,7 @@
 //! [`RunSpec`] names over a system, and turn integrator errors into
 //! [`FormulationError`]s that say when and where.
 
+use mbs_integrators::descriptor::{DescriptorSettings, DescriptorSystem};
 use mbs_integrators::{
     Error as IntegratorError, Info, NewtonParams, Observer, OdeSystem, PartitionedSystem, Stepper,
     StepperSettings, drive,
@@ -137,6 +138,22 @@ pub fn integrate_partitioned<S: PartitionedSystem, O: Observer>(
     let (nx, nv) = (sys.dim_positions(), sys.dim_velocities());
     let stepper = spec.integrator.partitioned_stepper(nx, nv, &settings);
     run(stepper, sys, spec, y0, &plain_state_label, obs)
+}
+
+/// Integrates a descriptor system from `(spec.initial.t, y0)`, `y0 = [q, v]` or
+/// `[q, v, q̈, λ]`, with the index-3 integrator of `spec` (generalized-α, or
+/// Bayo–Ledesma's trapezoidal or midpoint rule); `label(i)` names position
+/// coordinate `i` in error messages.
+pub fn integrate_descriptor<S: DescriptorSystem, O: Observer>(
+    sys: &mut S,
+    spec: &RunSpec<'_>,
+    y0: &[f64],
+    settings: &DescriptorSettings,
+    label: &dyn Fn(usize) -> String,
+    obs: &mut O,
+) -> (Info, Option<FormulationError>) {
+    let stepper = spec.integrator.descriptor_stepper(settings);
+    run(stepper, sys, spec, y0, label, obs)
 }
 
 /// Drives `stepper` from `(spec.initial.t, y0)` to `spec.t_end`: the statistics and

@@ -159,7 +159,7 @@ pub const INTEGRATOR_NAMES: &[(&str, &str)] = &[
     ),
     (
         "generalized-alpha",
-        "generalized-α (alias galpha), implicit, for stiff models; adaptive (--rtol, --atol) or fixed step (--h); spec key rho = ρ∞ in [0, 1], default 0.5",
+        "generalized-α (alias galpha), implicit, for stiff models; adaptive (--rtol, --atol) or fixed step (--h); spec key rho = ρ∞ in [0, 1], default 0.5; first-order form on the ODE methods, index-3 form on alf-index3",
     ),
 ];
 

@@ -18,6 +18,7 @@
 //! | two-stage staggered explicit–implicit | [`TwoStageStaggered`] | Chiou 1990, sec 5.5.2–5.5.5 |
 //! | generalized-α, second order, adaptive or fixed step | [`GeneralizedAlpha`] | Chung–Hulbert 1993, Arnold–Brüls 2007 |
 //! | generalized-α, first order, adaptive or fixed step | [`GeneralizedAlphaOde`] | Jansen–Whiting–Hulbert 2000 |
+//! | index-3 generalized-α (adaptive), Bayo–Ledesma trapezoidal/midpoint, on descriptor systems | [`descriptor::DescriptorIntegrator`] | Arnold–Brüls 2007, Chung–Hulbert 1993, Bayo–Ledesma 1996 |
 //!
 //! Every integrator implements [`Stepper`] (one step with its own error test and
 //! step-size control, its projection point and re-evaluations, dense output), and
@@ -78,6 +79,7 @@ mod adams;
 mod bdf;
 mod choice;
 mod common;
+pub mod descriptor;
 mod dop853;
 mod driver;
 mod error;

@@ -332,7 +332,10 @@ fn run(cli: Cli) -> Result<u8, Error> {
             out,
             force,
         } => {
-            let format = match (to, out.as_deref().and_then(mbs_model::FileFormat::from_path)) {
+            let format = match (
+                to,
+                out.as_deref().and_then(mbs_model::FileFormat::from_path),
+            ) {
                 (Some(ModelFormat::Json), _) => mbs_model::FileFormat::Json,
                 (Some(ModelFormat::Toml), _) => mbs_model::FileFormat::Toml,
                 (None, Some(f)) => f,

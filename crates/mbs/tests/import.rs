@@ -305,7 +305,11 @@ fn convert_writes_an_editable_model_file_and_never_overwrites_by_accident() {
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "precious");
     let o = mbs(&["convert", urdf, "-o", out_s, "--force"]);
     assert!(o.status.success());
-    assert!(std::fs::read_to_string(&out).unwrap().contains("[[bodies]]"));
+    assert!(
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .contains("[[bodies]]")
+    );
 
     // JSON by extension or by --to; standard output without -o
     let o = mbs(&["convert", urdf, "--to", "json"]);

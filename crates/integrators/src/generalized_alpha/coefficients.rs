@@ -70,18 +70,34 @@ pub struct SecondOrder {
 impl SecondOrder {
     /// The coefficients for ρ∞ ∈ [0, 1] (else an error naming `rho_inf`).
     pub fn new(rho_inf: f64) -> Result<Self, Error> {
-        let r = check_rho_inf(rho_inf)?;
+        Ok(Self::of_checked(check_rho_inf(rho_inf)?))
+    }
+
+    /// The coefficients of a ρ∞ already checked to lie in [0, 1].
+    pub(crate) fn of_checked(r: f64) -> Self {
         let alpha_m = (2.0 * r - 1.0) / (r + 1.0);
         let alpha_f = r / (r + 1.0);
         let gamma = 0.5 - alpha_m + alpha_f;
         let beta = 0.25 * (1.0 - alpha_m + alpha_f).powi(2);
-        Ok(Self {
+        Self {
             rho_inf: r,
             alpha_m,
             alpha_f,
             gamma,
             beta,
-        })
+        }
+    }
+
+    /// β' = (1 − α_m)/((1 − α_f) β h²) = ∂q̈ₙ₊₁/∂qₙ₊₁ (Arnold & Brüls 2007, eq 14): the
+    /// mass-matrix coefficient of the index-3 iteration matrix.
+    pub fn beta_prime(&self, h: f64) -> f64 {
+        (1.0 - self.alpha_m) / ((1.0 - self.alpha_f) * self.beta * h * h)
+    }
+
+    /// γ' = γ/(β h) = ∂q̇ₙ₊₁/∂qₙ₊₁ (Arnold & Brüls 2007, eq 14): the damping
+    /// coefficient of the index-3 iteration matrix.
+    pub fn gamma_prime(&self, h: f64) -> f64 {
+        self.gamma / (self.beta * h)
     }
 
     /// `Δα = α_m − α_f`: `a_n = q̈(t_n + Δα h) + O(h²)` (Arnold & Brüls 2007, sec 3).
