@@ -94,7 +94,7 @@ fn adaptive_generalized_alpha_matches_a_tight_reference() {
         let ga = IntegratorChoice::GeneralizedAlpha {
             rho_inf: 0.9,
             steps: StepControl::Adaptive {
-                rtol: rtol,
+                rtol,
                 atol: rtol,
             },
         };
