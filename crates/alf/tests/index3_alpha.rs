@@ -93,10 +93,7 @@ fn adaptive_generalized_alpha_matches_a_tight_reference() {
         let (reference, _, _) = run(&m, &alf, tight, t_end, 10).unwrap();
         let ga = IntegratorChoice::GeneralizedAlpha {
             rho_inf: 0.9,
-            steps: StepControl::Adaptive {
-                rtol,
-                atol: rtol,
-            },
+            steps: StepControl::Adaptive { rtol, atol: rtol },
         };
         let (ours, stats, _) = run(&m, &index3, ga, t_end, 10).unwrap();
         let err = position_difference(&ours, &reference);

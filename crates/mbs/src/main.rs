@@ -195,7 +195,8 @@ struct Common {
     model: String,
     #[command(flatten)]
     import: ImportArgs,
-    /// Integrator: rk45, rk23, dop853, adams, midpoint, trapezoidal, central-difference, staggered.
+    /// Integrator: rk45, rk23, dop853, adams, radau5, bdf, generalized-alpha (implicit, for
+    /// stiff models), midpoint, trapezoidal, central-difference, staggered.
     /// Default: rk45 when a method is named, else the recommended method's integrator.
     #[arg(long, short = 'i')]
     integrator: Option<String>,
