@@ -1,7 +1,7 @@
 //! `mbs convert`: any model the facade loads (a URDF or MJCF file, a built-in
 //! mechanism, a generator spec, a model file) written as an mbs model file that a user
 //! can read and edit. The file reads back to the same model, bit for bit
-//! ([`Model::to_toml_string`] writes every number in its shortest round-trip form).
+//! ([`Model::to_toml_string`](mbs_model::Model::to_toml_string) writes every number in its shortest round-trip form).
 //!
 //! A TOML file starts with comments naming its source and, for an import, the link →
 //! body map and every element of the source that the model does not honour (the same
