@@ -54,12 +54,10 @@ pub struct Index1<D: Descriptor> {
     projector: Option<Projector>,
     qdd: DVector<f64>,
     stats: Index1Stats,
-    fd_y: Vec<f64>,
-    fd_f0: Vec<f64>,
-    fd_f1: Vec<f64>,
 }
 
-/// Relative step of the finite-difference Jacobian of [`Index1`]. Augmented-
+/// Relative step of the finite-difference Jacobian of [`Index1`]
+/// ([`OdeSystem::difference_step`]). Augmented-
 /// Lagrangian accelerations are accurate to about cond(M + Φ_qᵀαΦ_q)·ε ≈ 1e-9
 /// relative for α = 1e7, so the usual √ε ≈ 1.5e-8 step would turn that noise into
 /// O(1) Jacobian errors and stall an implicit integrator's Newton iteration.
@@ -100,9 +98,6 @@ impl<D: Descriptor> Index1<D> {
             projector,
             qdd: DVector::zeros(n),
             stats: Index1Stats::default(),
-            fd_y: vec![0.0; 2 * n],
-            fd_f0: vec![0.0; 2 * n],
-            fd_f1: vec![0.0; 2 * n],
         }
     }
 
@@ -196,41 +191,9 @@ impl<D: Descriptor> OdeSystem for Index1<D> {
         r.map_err(system_error)
     }
 
-    /// Forward-difference Jacobian with a step suited to the accuracy of the
-    /// accelerations (see `FD_STEP`); the ∂q̇/∂q̇ = I block is exact.
-    fn jacobian(
-        &mut self,
-        t: f64,
-        y: &[f64],
-        jac: &mut nalgebra::DMatrix<f64>,
-    ) -> Result<bool, SystemError> {
-        let n2 = y.len();
-        let n = n2 / 2;
-        let mut f0 = std::mem::take(&mut self.fd_f0);
-        let mut f1 = std::mem::take(&mut self.fd_f1);
-        let mut yy = std::mem::take(&mut self.fd_y);
-        let r = (|| {
-            self.rhs(t, y, &mut f0)?;
-            yy.copy_from_slice(y);
-            jac.fill(0.0);
-            for j in 0..n2 {
-                let d = FD_STEP * y[j].abs().max(1.0);
-                yy[j] = y[j] + d;
-                self.rhs(t, &yy, &mut f1)?;
-                yy[j] = y[j];
-                for i in n..n2 {
-                    jac[(i, j)] = (f1[i] - f0[i]) / d;
-                }
-            }
-            for i in 0..n {
-                jac[(i, n + i)] = 1.0;
-            }
-            Ok(true)
-        })();
-        self.fd_f0 = f0;
-        self.fd_f1 = f1;
-        self.fd_y = yy;
-        r
+    /// The accelerations are accurate to about 1e-9 relative (see `FD_STEP`).
+    fn difference_step(&self) -> Option<f64> {
+        Some(FD_STEP)
     }
 
     fn project(&mut self, t: f64, y: &mut [f64]) -> Result<bool, SystemError> {

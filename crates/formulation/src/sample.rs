@@ -62,6 +62,10 @@ pub struct RunStats {
     pub rhs_evals: usize,
     /// Jacobian evaluations of implicit rules.
     pub jacobian_evals: usize,
+    /// LU factorizations of implicit rules' Newton matrices (RADAU5: the real and
+    /// the complex one together).
+    #[serde(default)]
+    pub lu_decompositions: usize,
     /// Newton iterations of implicit rules (or of ALF-INDEX3's position iteration).
     pub newton_iterations: usize,
     /// Multiplier (augmented-Lagrangian) iterations, where counted.
@@ -84,6 +88,7 @@ impl From<mbs_integrators::Info> for RunStats {
             rejected_steps: i.rejected_steps,
             rhs_evals: i.rhs_evals,
             jacobian_evals: i.jacobian_evals,
+            lu_decompositions: i.lu_decompositions,
             newton_iterations: i.newton_iterations,
             multiplier_iterations: 0,
             projections: i.projections_applied,

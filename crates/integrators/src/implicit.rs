@@ -191,9 +191,10 @@ impl Newton {
         info.jacobian_evals += 1;
         if !sys.jacobian(t, &self.arg, &mut self.jac).at(t)? {
             // Forward differences, column by column.
+            let delta = sys.difference_step().unwrap_or(EPS.sqrt());
             for j in 0..n {
                 let yj = self.arg[j];
-                let d = EPS.sqrt() * yj.abs().max(1.0);
+                let d = delta * yj.abs().max(1.0);
                 self.arg[j] = yj + d;
                 let d = self.arg[j] - yj; // exactly representable increment
                 sys.rhs(t, &self.arg, &mut self.fpert).at(t)?;

@@ -27,6 +27,11 @@
 //!   (halving it, or by `0.8 q^{−1/(4+nit−1−k)}` from the predicted error `q`);
 //! * **Jacobian reuse**: a new Jacobian only when the last Newton iteration
 //!   converged slowly (`θ > thet`, default 0.001) or a step failed with an old one;
+//!   a finite-difference Jacobian that costs more right-hand sides than a step
+//!   (more than [`COSTLY_JACOBIAN_RHS`], a mechanism's dense one costs its state
+//!   dimension) raises the threshold to `thet_costly` (default 0.1), RADAU5's
+//!   own advice ("increase WORK(3), to 0.1 say, when Jacobian evaluations are
+//!   costly");
 //!   the LU factors are also kept when the new step is within
 //!   `[quot1, quot2] · h` (default `[1, 1.2]`) of the old;
 //! * **error estimate** (eqs 8.19–8.20): `err = (γ₀h)⁻¹`-filtered
@@ -141,6 +146,9 @@ pub struct Params {
     /// Recompute the Jacobian after a step whose Newton rate `θ` exceeded `thet`
     /// (`THET`, default 0.001).
     pub thet: f64,
+    /// `thet` when the last Jacobian cost more than [`COSTLY_JACOBIAN_RHS`]
+    /// right-hand sides (default 0.1; `thet` or below: RADAU5's policy).
+    pub thet_costly: f64,
     /// Newton stopping tolerance; `None`: `max(10 ε/rtol', min(0.03, √rtol'))`.
     pub fnewt: Option<f64>,
     /// Keep the factors when the new step is within `[quot1, quot2]` times the
@@ -167,6 +175,7 @@ impl Default for Params {
             project_every: 1,
             max_newton: 7,
             thet: 0.001,
+            thet_costly: 0.1,
             fnewt: None,
             quot1: 1.0,
             quot2: 1.2,
@@ -187,6 +196,11 @@ impl Params {
         }
     }
 }
+
+/// A finite-difference Jacobian that takes more right-hand sides than this is
+/// "costly" ([`Params::thet_costly`]): a step takes 3 per Newton iteration, about
+/// 6–12 in all.
+pub const COSTLY_JACOBIAN_RHS: usize = 12;
 
 /// What the next attempt does before its Newton iteration (`RADCOR`'s jumps to
 /// labels 10, 20 and 30).
@@ -228,6 +242,8 @@ struct Control {
     last: bool,
     /// The Jacobian was computed at the current `(t, y)` (`CALJAC`).
     caljac: bool,
+    /// Right-hand sides the last Jacobian took (0: analytic).
+    jacobian_rhs: usize,
     prepare: Prepare,
     /// Consecutive singular factorizations (`NSING`).
     singular: usize,
@@ -308,6 +324,7 @@ impl Radau5 {
                 reject: false,
                 last: false,
                 caljac: false,
+                jacobian_rhs: 0,
                 prepare: Prepare::Jacobian,
                 singular: 0,
                 failure: Failure::None,
@@ -385,9 +402,11 @@ impl Radau5 {
     /// `false` after a singular matrix (the step is then halved).
     fn prepare<S: OdeSystem + ?Sized>(&mut self, sys: &mut S) -> Result<bool, Error> {
         if self.ctl.prepare == Prepare::Jacobian {
+            let before = self.info.rhs_evals;
             self.mats
                 .jac
                 .evaluate(sys, self.t, &self.y, &self.f0, &mut self.info)?;
+            self.ctl.jacobian_rhs = self.info.rhs_evals - before;
             self.ctl.caljac = true;
             self.ctl.prepare = Prepare::Factor;
         }
@@ -638,7 +657,12 @@ impl Radau5 {
             hnew = c.dir * hnew.abs().min(h.abs());
         }
         c.reject = false;
-        let refactor_only = c.theta <= p.thet;
+        let thet = if c.jacobian_rhs > COSTLY_JACOBIAN_RHS {
+            p.thet.max(p.thet_costly)
+        } else {
+            p.thet
+        };
+        let refactor_only = c.theta <= thet;
         // RADAU5's test `x + hnew/quot1 ≥ xend`, with the 1e-4 slack of its first
         // step: a step that ends within round-off of `t_end` is the last (else a
         // step of a few ε would follow)
@@ -732,6 +756,7 @@ impl<S: OdeSystem + ?Sized> Stepper<S> for Radau5 {
             reject: false,
             last: false,
             caljac: false,
+            jacobian_rhs: 0,
             prepare: Prepare::Jacobian,
             singular: 0,
             failure: Failure::None,

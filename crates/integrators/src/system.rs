@@ -44,6 +44,17 @@ pub trait OdeSystem {
     fn jacobian_sparsity(&self) -> Option<crate::JacobianPattern> {
         None
     }
+
+    /// Relative step `δ` of the finite-difference Jacobian: column `j` is
+    /// perturbed by `δ · max(|y_j|, atol_j/rtol)`. `None` (the default): `√ε`,
+    /// right for a right-hand side accurate to round-off. A right-hand side
+    /// computed by an iteration or a factorization that leaves a relative error
+    /// `η ≫ ε` (an augmented-Lagrangian solve) needs `δ ≈ √η`, or the differences
+    /// are noise (Dennis & Schnabel, *Numerical Methods for Unconstrained
+    /// Optimization*, sec 5.4: the forward-difference error is `O(δ + η/δ)`).
+    fn difference_step(&self) -> Option<f64> {
+        None
+    }
 }
 
 impl<S: OdeSystem + ?Sized> OdeSystem for &mut S {
@@ -61,6 +72,9 @@ impl<S: OdeSystem + ?Sized> OdeSystem for &mut S {
     }
     fn jacobian_sparsity(&self) -> Option<crate::JacobianPattern> {
         (**self).jacobian_sparsity()
+    }
+    fn difference_step(&self) -> Option<f64> {
+        (**self).difference_step()
     }
 }
 

@@ -398,3 +398,82 @@ fn projection_and_backward_integration() {
         );
     }
 }
+
+/// `y' = y²` with a declared difference step: the forward difference of a
+/// quadratic is exact up to the step, `(f(y + δ) − f(y))/δ = 2y + δ`, so the
+/// Jacobian shows which step was taken ([`OdeSystem::difference_step`]).
+struct Square(Option<f64>);
+impl OdeSystem for Square {
+    fn dim(&self) -> usize {
+        1
+    }
+    fn rhs(&mut self, _t: f64, y: &[f64], d: &mut [f64]) -> Result<(), SystemError> {
+        d[0] = y[0] * y[0];
+        Ok(())
+    }
+    fn difference_step(&self) -> Option<f64> {
+        self.0
+    }
+}
+
+#[test]
+fn finite_differences_take_the_declared_step() {
+    for (step, expected) in [(Some(1e-3), 1e-3), (None, f64::EPSILON.sqrt())] {
+        let mut sys = Square(step);
+        let mut jac = Jacobian::new(1, None, LinearSolver::Dense).unwrap();
+        let mut info = Info::default();
+        let (y, mut f0) = ([1.0], [0.0]);
+        sys.rhs(0.0, &y, &mut f0).unwrap();
+        jac.evaluate(&mut sys, 0.0, &y, &f0, &mut info).unwrap();
+        let taken = jac.entry(0, 0) - 2.0;
+        assert!(
+            (taken - expected).abs() < 1e-3 * expected + 1e-15,
+            "step {step:?}: J − 2y = {taken:e}, expected {expected:e}"
+        );
+        assert_eq!((info.jacobian_evals, info.rhs_evals), (1, 1));
+    }
+}
+
+/// RADAU5's Jacobian reuse: a finite-difference Jacobian dearer than a step
+/// (40 columns, no declared pattern) is kept while Newton converges at a rate up
+/// to `thet_costly` = 0.1; RADAU5's own `thet` = 0.001 recomputes it after most
+/// steps. Declared tridiagonal (3 colours), the cheap Jacobian keeps RADAU5's
+/// policy whatever `thet_costly` says. Both land on the same solution.
+#[test]
+fn radau5_keeps_a_costly_jacobian_longer() {
+    let run = |declare: bool, thet_costly: f64| {
+        let mut sys = Banded {
+            n: 40,
+            kappa: 400.0,
+            declare,
+            evals: 0,
+        };
+        let y0: Vec<f64> = (0..40).map(|i| (i as f64 * 0.2).sin()).collect();
+        let mut r = Radau5::new(
+            40,
+            Radau5Params {
+                thet_costly,
+                linear_solver: LinearSolver::Dense,
+                ..Radau5Params::with_tol(1e-6, 1e-8)
+            },
+        );
+        let info = r.integrate(&mut sys, 0.0, &y0, 5.0, &[], &mut ()).unwrap();
+        (info, r.y().to_vec())
+    };
+    let (radau, y_radau) = run(false, 0.0);
+    let (costly, y_costly) = run(false, 0.1);
+    println!("dense FD Jacobian: RADAU5's thet {radau:?}\n thet_costly 0.1 {costly:?}");
+    assert!(
+        2 * costly.jacobian_evals <= radau.jacobian_evals && costly.rhs_evals < radau.rhs_evals,
+        "{costly:?} against {radau:?}"
+    );
+    let diff = y_radau
+        .iter()
+        .zip(&y_costly)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
+    assert!(diff < 1e-5, "solutions differ by {diff:e}");
+    let (cheap_a, _) = run(true, 0.0);
+    let (cheap_b, _) = run(true, 0.1);
+    assert_eq!(cheap_a, cheap_b, "a 3-colour Jacobian is not costly");
+}

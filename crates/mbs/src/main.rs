@@ -603,7 +603,7 @@ fn progress_bar(quiet: bool) -> ProgressBar {
 
 fn print_summary(t: &Trajectory) {
     let s = &t.stats;
-    let rows: Vec<(&str, String)> = vec![
+    let mut rows: Vec<(&str, String)> = vec![
         ("model", t.model.clone()),
         ("method", t.method.clone()),
         ("integrator", t.integrator.clone()),
@@ -626,6 +626,14 @@ fn print_summary(t: &Trajectory) {
         ),
         ("RHS evaluations", s.rhs_evals.to_string()),
         ("Newton iterations", s.newton_iterations.to_string()),
+    ];
+    if s.jacobian_evals > 0 || s.lu_decompositions > 0 {
+        rows.push((
+            "Jacobians, LU",
+            format!("{}, {}", s.jacobian_evals, s.lu_decompositions),
+        ));
+    }
+    rows.extend([
         ("projections", s.projections.to_string()),
         ("max ‖Φ‖", sci(t.max_phi())),
         ("max ‖Φ̇‖", sci(t.max_phi_dot())),
@@ -635,7 +643,7 @@ fn print_summary(t: &Trajectory) {
             "… in % of max T",
             sci(t.energy_error_percent_of_max_kinetic()),
         ),
-    ];
+    ]);
     let kw = rows.iter().map(|(k, _)| width(k)).max().unwrap_or(0);
     let vw = rows.iter().map(|(_, v)| width(v)).max().unwrap_or(0);
     let rule = |l: &str, m: &str, r: &str| {

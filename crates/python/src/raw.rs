@@ -151,6 +151,7 @@ fn stats<'py>(py: Python<'py>, t: &Trajectory) -> PyResult<Bound<'py, PyDict>> {
     d.set_item("rejected_steps", s.rejected_steps)?;
     d.set_item("rhs_evals", s.rhs_evals)?;
     d.set_item("jacobian_evals", s.jacobian_evals)?;
+    d.set_item("lu_decompositions", s.lu_decompositions)?;
     d.set_item("newton_iterations", s.newton_iterations)?;
     d.set_item("multiplier_iterations", s.multiplier_iterations)?;
     d.set_item("projections", s.projections)?;

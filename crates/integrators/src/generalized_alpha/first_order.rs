@@ -197,7 +197,8 @@ impl GeneralizedAlphaOde {
     }
 
     /// `J` at the current state: analytic, or forward differences
-    /// (`δ_j = √ε max(|y_j|, 1)`, `n + 1` evaluations).
+    /// (`δ_j = δ max(|y_j|, 1)` with δ = [`OdeSystem::difference_step`], √ε by
+    /// default; `n + 1` evaluations).
     fn jacobian<S: OdeSystem + ?Sized>(&mut self, sys: &mut S) -> Result<(), Error> {
         let (n, t) = (self.n, self.t);
         self.info.jacobian_evals += 1;
@@ -205,9 +206,10 @@ impl GeneralizedAlphaOde {
             sys.rhs(t, &self.y, &mut self.fy).at(t)?;
             self.info.rhs_evals += 1;
             self.yp.copy_from_slice(&self.y);
+            let delta = sys.difference_step().unwrap_or(EPS.sqrt());
             for j in 0..n {
                 let yj = self.y[j];
-                self.yp[j] = yj + EPS.sqrt() * yj.abs().max(1.0);
+                self.yp[j] = yj + delta * yj.abs().max(1.0);
                 let d = self.yp[j] - yj;
                 sys.rhs(t, &self.yp, &mut self.f).at(t)?;
                 self.info.rhs_evals += 1;

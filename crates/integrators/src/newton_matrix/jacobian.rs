@@ -237,7 +237,7 @@ impl Jacobian {
         info: &mut Info,
     ) -> Result<(), Error> {
         let n = self.n;
-        let sq = EPS.sqrt();
+        let sq = sys.difference_step().unwrap_or(EPS.sqrt());
         if let Storage::Dense(m) = &mut self.storage
             && self.pattern.is_some()
         {
