@@ -23,6 +23,8 @@ pub struct StiffCase {
 
 /// Issue #31's targets on the stiff squeezer at rtol 1e-6, against DOP853.
 pub const TARGET_CASE: &str = "stiff squeezer";
+/// The target case's mechanism without its stiff element (the bound row).
+pub const TARGET_BOUND_MODEL: &str = "andrews-squeezer";
 /// DOP853 RHS evaluations over the implicit method's, at least.
 pub const TARGET_RHS_RATIO: f64 = 50.0;
 /// DOP853 wall time over the implicit method's, at least.

@@ -17,6 +17,8 @@ pub struct Point {
     pub rejected: usize,
     pub rhs: usize,
     pub jacobians: usize,
+    /// LU factorizations (RADAU5: real and complex together).
+    pub lu: usize,
     pub newton: usize,
     /// Median wall time of the repeats \[s\].
     pub wall: f64,
@@ -40,6 +42,7 @@ impl Point {
             rejected: t.stats.rejected_steps,
             rhs: t.stats.rhs_evals,
             jacobians: t.stats.jacobian_evals,
+            lu: t.stats.lu_decompositions,
             newton: t.stats.newton_iterations,
             wall: t.wall_time,
             error,
@@ -99,6 +102,7 @@ mod tests {
             rejected: 0,
             rhs: 1,
             jacobians: 0,
+            lu: 0,
             newton: 0,
             wall,
             error,
