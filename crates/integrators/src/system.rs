@@ -44,6 +44,15 @@ pub trait OdeSystem {
     fn jacobian_sparsity(&self) -> Option<crate::JacobianPattern> {
         None
     }
+
+    /// Optional constant mass matrix: the system is `M y' = f(t, y)`, `M`
+    /// possibly singular (a DAE), with the index of its components
+    /// ([`crate::MassMatrix`]). `None` (the default): `M = I`. Only
+    /// [`crate::Radau5`] integrates such systems; the other integrators return
+    /// an error.
+    fn mass_matrix(&self) -> Option<&crate::MassMatrix> {
+        None
+    }
 }
 
 impl<S: OdeSystem + ?Sized> OdeSystem for &mut S {
@@ -61,6 +70,9 @@ impl<S: OdeSystem + ?Sized> OdeSystem for &mut S {
     }
     fn jacobian_sparsity(&self) -> Option<crate::JacobianPattern> {
         (**self).jacobian_sparsity()
+    }
+    fn mass_matrix(&self) -> Option<&crate::MassMatrix> {
+        (**self).mass_matrix()
     }
 }
 
