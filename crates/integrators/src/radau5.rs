@@ -40,6 +40,15 @@
 //! * **dense output**: the collocation polynomial
 //!   `u(x₁ + s h) = y₁ + s (c₁' + (s − c₂ + 1)(c₂' + (s − c₁ + 1) c₃'))` (`CONTR5`).
 //!
+//! **Mass matrix.** For `M y' = f(t, y)` with a constant, possibly singular `M`
+//! ([`OdeSystem::mass_matrix`], module `mass`; Hairer–Wanner II sec VI.1 and
+//! VII.8, RADAU5 with `IMAS = 1`) the identity becomes `M` throughout: the
+//! matrices `γ/h M − J` and `(α + iβ)/h M − J` (`DECOMR`/`DECOMC`), the Newton
+//! right-hand sides with `M W` (`SLVRAD`), the error estimate with
+//! `M (e₁z₁ + e₂z₂ + e₃z₃)/h` (`ESTRAD`); the error scale of index-2 components
+//! is divided by `|h|`, of index-3 components by `h²`; without `h0` the first
+//! step is RADAU5's `1e-6`.
+//!
 //! Tolerances are converted as RADAU5 does: `rtol' = 0.1 rtol^{2/3}`,
 //! `atol' = rtol' · atol/rtol`, so that the *global* error is about `rtol`
 //! (Hairer–Wanner II, sec IV.8, "Step size selection").

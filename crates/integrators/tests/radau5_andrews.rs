@@ -58,7 +58,7 @@ struct Fortran {
 /// `NIND3 = 13`, its own difference Jacobian (`IJAC = 0`, full), all other
 /// parameters default. Runs that end normally (`IDID = 1`) only; see
 /// `FORTRAN_FAILS`.
-const FORTRAN: [Fortran; 7] = [
+const FORTRAN: [Fortran; 8] = [
     // h0 = rtol (the Test Set's convention)
     Fortran {
         tol: 1e-5,
@@ -131,6 +131,17 @@ const FORTRAN: [Fortran; 7] = [
         f_evals: 9757,
         scd: 8.25,
     },
+    // h0 = 1e-4: the only h0 tried with which the Fortran code reaches t = 0.03 at 1e-9
+    Fortran {
+        tol: 1e-9,
+        h0: 1e-4,
+        steps: 1857,
+        accepted: 1853,
+        jacobians: 1767,
+        lu: 1818,
+        f_evals: 15287,
+        scd: 8.29,
+    },
 ];
 
 /// `(tol, h0, what the Fortran code did)` where it does not reach `t = 0.03`
@@ -161,7 +172,7 @@ const FORTRAN_FAILS: [(f64, f64, &str); 7] = [
 ];
 
 /// The factor by which our step, Jacobian and LU counts may differ from the
-/// Fortran code's (measured: at most 4 %, `results.md`).
+/// Fortran code's (measured: at most 5 %, `results.md`).
 const COUNT_FACTOR: f64 = 1.2;
 
 /// The Test Set's consistent initial values are consistent with our `M(q)`,
@@ -266,6 +277,7 @@ fn print_andrews_table() {
     eprintln!("|---|---|---|---|---|---|---|---|---|---|");
     let mut cases: Vec<(f64, f64)> = (4..=10).map(|k| (10f64.powi(-k), 10f64.powi(-k))).collect();
     cases.extend((4..=10).map(|k| (10f64.powi(-k), 1e-6)));
+    cases.push((1e-9, 1e-4));
     for (tol, h0) in cases {
         if let Some(r) = FORTRAN.iter().find(|r| r.tol == tol && r.h0 == h0) {
             eprintln!(
