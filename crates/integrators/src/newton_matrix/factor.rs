@@ -82,7 +82,7 @@ impl RealMatrix {
 
     /// Form and factor `a M − b J` (`M = I` when `None`; RADAU5's `DECOMR`);
     /// `false` if singular. With sparse storage `M` must be diagonal
-    /// ([`check_mass`]).
+    /// (else `Radau5` refuses it at `init`).
     pub fn factor_mass(
         &mut self,
         jac: &Jacobian,
