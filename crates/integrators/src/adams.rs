@@ -37,7 +37,9 @@
 //! (order of convergence `k+1`), started by Dormand–Prince steps (4 sub-steps
 //! per step).
 
-use crate::common::{all_finite, check_dim, direction, h_min, hermite, positive, step_toward_end};
+use crate::common::{
+    all_finite, check_dim, direction, h_min, hermite, no_mass_matrix, positive, step_toward_end,
+};
 use crate::driver::drive;
 use crate::error::{AtTime, Error};
 use crate::rk::{self, EmbeddedRk};
@@ -588,6 +590,7 @@ impl<S: OdeSystem + ?Sized> Stepper<S> for Adams {
         let n = self.n;
         check_dim("y0", y0.len(), n)?;
         check_dim("system dimension", sys.dim(), n)?;
+        no_mass_matrix("adams", sys)?;
         self.params.atol.validate(n)?;
         if !positive(self.params.rtol) {
             return Err(Error::InvalidInput("rtol must be positive".into()));

@@ -40,7 +40,9 @@
 //! higher differences: the predictor of the next step moves with the state, and
 //! the dense output interpolates the updated history (as Adams does).
 
-use crate::common::{EPS, all_finite, check_dim, direction, h_min, initial_step, positive, rms};
+use crate::common::{
+    EPS, all_finite, check_dim, direction, h_min, initial_step, no_mass_matrix, positive, rms,
+};
 use crate::driver::drive;
 use crate::error::{AtTime, Error};
 use crate::newton_matrix::{LinearSolver, Matrices};
@@ -422,6 +424,7 @@ impl<S: OdeSystem + ?Sized> Stepper<S> for Bdf {
         let n = self.n;
         check_dim("y0", y0.len(), n)?;
         check_dim("system dimension", sys.dim(), n)?;
+        no_mass_matrix("bdf", sys)?;
         let p = &self.params;
         p.atol.validate(n)?;
         if !positive(p.rtol) {

@@ -216,3 +216,18 @@ pub(crate) fn initial_step<S: crate::OdeSystem + ?Sized>(
         h_max.min(1e-6)
     })
 }
+
+/// The error for a system in mass-matrix form
+/// ([`OdeSystem::mass_matrix`](crate::OdeSystem::mass_matrix)) given to an
+/// integrator of `y' = f(t, y)` only (all but [`crate::Radau5`]).
+pub(crate) fn no_mass_matrix<S: crate::OdeSystem + ?Sized>(
+    who: &str,
+    sys: &S,
+) -> Result<(), Error> {
+    if sys.mass_matrix().is_some() {
+        return Err(Error::InvalidInput(format!(
+            "{who}: the system has a mass matrix (M y' = f); only radau5 integrates it"
+        )));
+    }
+    Ok(())
+}

@@ -16,7 +16,7 @@
 //! matrix `I − (h/2) J` (`J = ∂f/∂y`, from [`OdeSystem::jacobian`] or forward
 //! differences), factorised once per step (or reused across steps).
 
-use crate::common::{EPS, all_finite, check_dim, direction, hermite, positive};
+use crate::common::{EPS, all_finite, check_dim, direction, hermite, no_mass_matrix, positive};
 use crate::driver::drive;
 use crate::error::{AtTime, Error};
 use crate::lu;
@@ -554,6 +554,7 @@ where
     fn init(&mut self, sys: &S, t0: f64, y0: &[f64]) -> Result<(), Error> {
         check_dim("y0", y0.len(), self.n)?;
         check_dim("system dimension", sys.dim(), self.n)?;
+        no_mass_matrix("implicit", sys)?;
         if !positive(self.params.h) {
             return Err(Error::InvalidInput("step h must be positive".into()));
         }

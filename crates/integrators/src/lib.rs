@@ -86,6 +86,7 @@ mod error;
 pub mod generalized_alpha;
 mod implicit;
 mod lu;
+mod mass;
 mod newton_matrix;
 mod radau5;
 mod rk;
@@ -108,6 +109,7 @@ pub use implicit::{
     ImplicitIntegrator, ImplicitRule, ImplicitStepSolver, Newton, NewtonParams,
     Params as ImplicitParams, StepRequest, trapezoidal_second_order,
 };
+pub use mass::{DaeIndex, Mass, MassMatrix};
 pub use newton_matrix::{
     ComplexMatrix, Jacobian, JacobianPattern, LinearSolver, RealMatrix, SPARSE_MAX_DENSITY,
     SPARSE_MIN_DIM,

@@ -45,6 +45,15 @@
 //! * **dense output**: the collocation polynomial
 //!   `u(x₁ + s h) = y₁ + s (c₁' + (s − c₂ + 1)(c₂' + (s − c₁ + 1) c₃'))` (`CONTR5`).
 //!
+//! **Mass matrix.** For `M y' = f(t, y)` with a constant, possibly singular `M`
+//! ([`OdeSystem::mass_matrix`], module `mass`; Hairer–Wanner II sec VI.1 and
+//! VII.8, RADAU5 with `IMAS = 1`) the identity becomes `M` throughout: the
+//! matrices `γ/h M − J` and `(α + iβ)/h M − J` (`DECOMR`/`DECOMC`), the Newton
+//! right-hand sides with `M W` (`SLVRAD`), the error estimate with
+//! `M (e₁z₁ + e₂z₂ + e₃z₃)/h` (`ESTRAD`); the error scale of index-2 components
+//! is divided by `|h|`, of index-3 components by `h²`; without `h0` the first
+//! step is RADAU5's `1e-6`.
+//!
 //! Tolerances are converted as RADAU5 does: `rtol' = 0.1 rtol^{2/3}`,
 //! `atol' = rtol' · atol/rtol`, so that the *global* error is about `rtol`
 //! (Hairer–Wanner II, sec IV.8, "Step size selection").
@@ -61,7 +70,8 @@
 use crate::common::{EPS, all_finite, check_dim, direction, h_min, initial_step, positive, rms};
 use crate::driver::drive;
 use crate::error::{AtTime, Error};
-use crate::newton_matrix::{LinearSolver, Matrices};
+use crate::mass::MassMatrix;
+use crate::newton_matrix::{LinearSolver, Matrices, check_mass};
 use crate::stepper::{Schedule, Step, Stepper};
 use crate::system::{AbsTol, Info, Observer, OdeSystem};
 
@@ -284,6 +294,10 @@ pub struct Radau5 {
     info: Info,
     err_component: Option<usize>,
     ctl: Control,
+    /// The system's mass matrix (`None`: `M = I`; module `mass`).
+    mass: Option<MassMatrix>,
+    /// `M W` (with a mass matrix).
+    mw: [Vec<f64>; 3],
 }
 
 impl Radau5 {
@@ -332,6 +346,8 @@ impl Radau5 {
                 projected: false,
                 eig: coef::eigenvalues(),
             },
+            mass: None,
+            mw: [v(), v(), v()],
         }
     }
 
@@ -414,13 +430,14 @@ impl Radau5 {
             let (g, a, b) = self.ctl.eig;
             let h = self.ctl.h;
             self.info.lu_decompositions += 1;
-            let ok = self.mats.real.factor(&self.mats.jac, g / h, 1.0)
+            let m = self.mass.as_ref();
+            let ok = self.mats.real.factor_mass(&self.mats.jac, g / h, 1.0, m)
                 && self
                     .mats
                     .complex
                     .as_mut()
                     .expect("RADAU5 keeps a complex matrix")
-                    .factor(&self.mats.jac, a / h, b / h);
+                    .factor_mass(&self.mats.jac, a / h, b / h, m);
             if !ok {
                 return Ok(false);
             }
@@ -481,10 +498,20 @@ impl Radau5 {
             if !self.k.iter().all(|k| all_finite(k)) {
                 return self.newton_failed(newt, f64::INFINITY);
             }
-            // right-hand sides of the decoupled systems (`SLVRAD`)
+            // right-hand sides of the decoupled systems (`SLVRAD`; with `M W`
+            // for a mass matrix, its `IJOB` 3 and 5)
             transform(&coef::TI, &self.k, &mut self.z, n);
+            let w = match &self.mass {
+                None => &self.w,
+                Some(m) => {
+                    for (w, mw) in self.w.iter().zip(&mut self.mw) {
+                        m.apply(w, mw);
+                    }
+                    &self.mw
+                }
+            };
             for i in 0..n {
-                let (w1, w2, w3) = (self.w[0][i], self.w[1][i], self.w[2][i]);
+                let (w1, w2, w3) = (w[0][i], w[1][i], w[2][i]);
                 self.z[0][i] -= w1 * fac1;
                 self.z[1][i] += -w2 * alphn + w3 * betan;
                 self.z[2][i] += -w3 * alphn - w2 * betan;
@@ -580,15 +607,30 @@ impl Radau5 {
     }
 
     /// The filtered error estimate (`ESTRAD`, Hairer–Wanner II eqs 8.19–8.20),
-    /// weighted RMS; records the largest component.
+    /// weighted RMS; records the largest component. With a mass matrix the
+    /// filtered quantity is `(γ/h M − J)⁻¹ (f(x₀, y₀) + M (e₁z₁ + e₂z₂ + e₃z₃)/h)`
+    /// (`ESTRAD`, `IJOB` 3 and 5).
     fn error_estimate<S: OdeSystem + ?Sized>(&mut self, sys: &mut S) -> Result<f64, Error> {
         let n = self.n;
         let h = self.ctl.h;
         let (hee1, hee2, hee3) = (coef::DD1 / h, coef::DD2 / h, coef::DD3 / h);
         let [e, f2, f1] = &mut self.k;
-        for i in 0..n {
-            f2[i] = hee1 * self.z[0][i] + hee2 * self.z[1][i] + hee3 * self.z[2][i];
-            e[i] = f2[i] + self.f0[i];
+        match &self.mass {
+            None => {
+                for i in 0..n {
+                    f2[i] = hee1 * self.z[0][i] + hee2 * self.z[1][i] + hee3 * self.z[2][i];
+                    e[i] = f2[i] + self.f0[i];
+                }
+            }
+            Some(m) => {
+                for i in 0..n {
+                    f1[i] = hee1 * self.z[0][i] + hee2 * self.z[1][i] + hee3 * self.z[2][i];
+                }
+                m.apply(f1, f2);
+                for i in 0..n {
+                    e[i] = f2[i] + self.f0[i];
+                }
+            }
         }
         self.mats.real.solve(e);
         let mut err = rms(e, &self.scal).max(1e-10);
@@ -749,6 +791,17 @@ impl<S: OdeSystem + ?Sized> Stepper<S> for Radau5 {
             .unwrap_or_else(|| (10.0 * EPS / rtol_c).max(0.03f64.min(rtol_c.sqrt())));
         let atol = p.atol.clone();
         self.mats.adapt(sys)?;
+        match (sys.mass_matrix(), &mut self.mass) {
+            (None, mass) => *mass = None,
+            (Some(m), mass) => {
+                m.validate("radau5", n)?;
+                check_mass(&self.mats.jac, m)?;
+                match mass {
+                    Some(mine) => mine.clone_from(m),
+                    None => *mass = Some(m.clone()),
+                }
+            }
+        }
         self.mats.jac.set_threshold(|j| atol.get(j) / rtol);
         self.ctl = Control {
             fnewt,
@@ -787,6 +840,9 @@ impl<S: OdeSystem + ?Sized> Stepper<S> for Radau5 {
         }
         let absh = match self.params.h0 {
             Some(h) => h.min(self.ctl.h_max),
+            // RADAU5's default `H = 1e-6`: `f` alone says nothing about the
+            // step of a DAE
+            None if self.mass.is_some() => 1e-6f64.min(self.ctl.h_max),
             None => {
                 let [y1, f1, sc] = &mut self.k;
                 for i in 0..self.n {
@@ -829,6 +885,11 @@ impl<S: OdeSystem + ?Sized> Stepper<S> for Radau5 {
             self.reject_with(0.5);
             self.ctl.prepare = Prepare::Factor;
             return Ok(Step::Rejected);
+        }
+        if let Some(index) = self.mass.as_ref().map(|m| m.index) {
+            // the error scale of index-2 and -3 components for this `h`
+            self.update_scale();
+            index.scale(h, &mut self.scal);
         }
         self.starting_values();
         let Some(newt) = self.newton(sys)? else {

@@ -30,7 +30,9 @@
 //! `hmax` defaults to `|tspan| / 10`, all as in `ode45.m`/`ode23.m`; DOP853
 //! uses the same controller with `p + 1 = 8` and `ode45`'s factors.
 
-use crate::common::{all_finite, check_dim, direction, h_min, positive, step_toward_end};
+use crate::common::{
+    all_finite, check_dim, direction, h_min, no_mass_matrix, positive, step_toward_end,
+};
 use crate::dop853;
 use crate::driver::drive;
 use crate::error::{AtTime, Error};
@@ -633,6 +635,7 @@ impl<S: OdeSystem + ?Sized> Stepper<S> for EmbeddedRk {
         let n = self.n;
         check_dim("y0", y0.len(), n)?;
         check_dim("system dimension", sys.dim(), n)?;
+        no_mass_matrix("rk", sys)?;
         self.params.atol.validate(n)?;
         if !positive(self.params.rtol) {
             return Err(Error::InvalidInput("rtol must be positive".into()));

@@ -55,6 +55,15 @@ pub trait OdeSystem {
     fn difference_step(&self) -> Option<f64> {
         None
     }
+
+    /// Optional constant mass matrix: the system is `M y' = f(t, y)`, `M`
+    /// possibly singular (a DAE), with the index of its components
+    /// ([`crate::MassMatrix`]). `None` (the default): `M = I`. Only
+    /// [`crate::Radau5`] integrates such systems; the other integrators return
+    /// an error.
+    fn mass_matrix(&self) -> Option<&crate::MassMatrix> {
+        None
+    }
 }
 
 impl<S: OdeSystem + ?Sized> OdeSystem for &mut S {
@@ -75,6 +84,9 @@ impl<S: OdeSystem + ?Sized> OdeSystem for &mut S {
     }
     fn difference_step(&self) -> Option<f64> {
         (**self).difference_step()
+    }
+    fn mass_matrix(&self) -> Option<&crate::MassMatrix> {
+        (**self).mass_matrix()
     }
 }
 

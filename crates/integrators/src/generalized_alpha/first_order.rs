@@ -41,7 +41,7 @@ use nalgebra::DMatrix;
 use super::Params;
 use super::coefficients::FirstOrder;
 use super::control::{Control, Monitor, Verdict, Weights, weighted_max};
-use crate::common::{EPS, all_finite, check_dim, hermite};
+use crate::common::{EPS, all_finite, check_dim, hermite, no_mass_matrix};
 use crate::driver::drive;
 use crate::error::{AtTime, Error};
 use crate::lu;
@@ -389,6 +389,7 @@ impl<S: OdeSystem + ?Sized> Stepper<S> for GeneralizedAlphaOde {
     fn init(&mut self, sys: &S, t0: f64, y0: &[f64]) -> Result<(), Error> {
         check_dim("y0", y0.len(), self.n)?;
         check_dim("system dimension", sys.dim(), self.n)?;
+        no_mass_matrix("generalized-alpha", sys)?;
         self.params.validate(self.n)?;
         self.coef = FirstOrder::new(self.params.rho_inf)?;
         self.y.copy_from_slice(y0);

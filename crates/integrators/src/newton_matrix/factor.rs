@@ -15,12 +15,35 @@ use super::jacobian::{Jacobian, Storage};
 use super::sparse::SparseLu;
 use crate::error::Error;
 use crate::lu;
+use crate::mass::MassMatrix;
 
 /// Dense or sparse factors.
 #[derive(Debug)]
 enum Backend<T: faer::traits::ComplexField> {
     Dense,
     Sparse(Box<SparseLu<T>>),
+}
+
+/// `M[(j, j)]` (1 without a mass matrix) for the sparse storage, which holds
+/// only the diagonal besides `J`'s pattern.
+fn diagonal(m: Option<&MassMatrix>, j: usize) -> f64 {
+    m.map_or(1.0, |m| {
+        m.diagonal_entry(j)
+            .expect("a full mass matrix is refused with sparse storage (check_mass)")
+    })
+}
+
+/// Whether `m` can be factored with `jac`'s storage: a full mass matrix needs
+/// dense storage (the sparse pattern holds only `J`'s entries and the diagonal).
+pub(crate) fn check_mass(jac: &Jacobian, m: &MassMatrix) -> Result<(), Error> {
+    if jac.is_sparse() && !m.is_diagonal() {
+        return Err(Error::InvalidInput(
+            "radau5: a full mass matrix needs the dense factorization \
+             (linear_solver = Dense, or a diagonal mass matrix)"
+                .into(),
+        ));
+    }
+    Ok(())
 }
 
 /// `a I − b J`, factored.
@@ -54,14 +77,32 @@ impl RealMatrix {
 
     /// Form and factor `a I − b J`; `false` if singular.
     pub fn factor(&mut self, jac: &Jacobian, a: f64, b: f64) -> bool {
+        self.factor_mass(jac, a, b, None)
+    }
+
+    /// Form and factor `a M − b J` (`M = I` when `None`; RADAU5's `DECOMR`);
+    /// `false` if singular. With sparse storage `M` must be diagonal
+    /// (else `Radau5` refuses it at `init`).
+    pub fn factor_mass(
+        &mut self,
+        jac: &Jacobian,
+        a: f64,
+        b: f64,
+        mass: Option<&MassMatrix>,
+    ) -> bool {
         let n = self.n;
         match (&mut self.backend, &jac.storage) {
             (Backend::Dense, Storage::Dense(m)) => {
                 for (l, &j) in self.lu.iter_mut().zip(m.as_slice()) {
                     *l = -b * j;
                 }
-                for i in 0..n {
-                    self.lu[i * n + i] += a;
+                match mass {
+                    None => {
+                        for i in 0..n {
+                            self.lu[i * n + i] += a;
+                        }
+                    }
+                    Some(mass) => mass.add_scaled_dense(a, &mut self.lu, n),
                 }
                 lu::factor(&mut self.lu, n, &mut self.piv)
             }
@@ -69,8 +110,8 @@ impl RealMatrix {
                 for (v, &j) in s.values.iter_mut().zip(values) {
                     *v = -b * j;
                 }
-                for &d in diag {
-                    s.values[d] += a;
+                for (j, &d) in diag.iter().enumerate() {
+                    s.values[d] += a * diagonal(mass, j);
                 }
                 s.factor()
             }
@@ -125,6 +166,18 @@ impl ComplexMatrix {
 
     /// Form and factor `(α + iβ) I − J`; `false` if singular.
     pub fn factor(&mut self, jac: &Jacobian, alpha: f64, beta: f64) -> bool {
+        self.factor_mass(jac, alpha, beta, None)
+    }
+
+    /// Form and factor `(α + iβ) M − J` (`M = I` when `None`; RADAU5's
+    /// `DECOMC`); `false` if singular.
+    pub fn factor_mass(
+        &mut self,
+        jac: &Jacobian,
+        alpha: f64,
+        beta: f64,
+        mass: Option<&MassMatrix>,
+    ) -> bool {
         let n = self.n;
         match (&mut self.backend, &jac.storage) {
             (Backend::Dense, Storage::Dense(m)) => {
@@ -132,9 +185,17 @@ impl ComplexMatrix {
                     *l = -j;
                 }
                 self.im.fill(0.0);
-                for i in 0..n {
-                    self.re[i * n + i] += alpha;
-                    self.im[i * n + i] = beta;
+                match mass {
+                    None => {
+                        for i in 0..n {
+                            self.re[i * n + i] += alpha;
+                            self.im[i * n + i] = beta;
+                        }
+                    }
+                    Some(mass) => {
+                        mass.add_scaled_dense(alpha, &mut self.re, n);
+                        mass.add_scaled_dense(beta, &mut self.im, n);
+                    }
                 }
                 complex_lu::factor(&mut self.re, &mut self.im, n, &mut self.piv)
             }
@@ -142,8 +203,8 @@ impl ComplexMatrix {
                 for (v, &j) in s.values.iter_mut().zip(values) {
                     *v = c64::new(-j, 0.0);
                 }
-                for &d in diag {
-                    s.values[d] += c64::new(alpha, beta);
+                for (j, &d) in diag.iter().enumerate() {
+                    s.values[d] += c64::new(alpha, beta) * diagonal(mass, j);
                 }
                 s.factor()
             }

@@ -23,6 +23,7 @@ mod jacobian;
 mod pattern;
 mod sparse;
 
+pub(crate) use factor::check_mass;
 pub use factor::{ComplexMatrix, RealMatrix};
 pub use jacobian::{Jacobian, SPARSE_MAX_DENSITY, SPARSE_MIN_DIM};
 pub use pattern::JacobianPattern;

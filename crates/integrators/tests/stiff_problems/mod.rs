@@ -3,9 +3,12 @@
 //! (transcribed from the test set's `vdpol`, `rober` and `hires` drivers as
 //! distributed in the R package deTestSet, `reference()`), and a stiff linear
 //! problem with an exact solution.
-#![allow(dead_code, clippy::excessive_precision)]
+#![allow(dead_code, unused_imports, clippy::excessive_precision)]
 
 use mbs_integrators::{JacobianPattern, OdeSystem, SystemError};
+
+mod andrews;
+pub use andrews::Andrews;
 use nalgebra::DMatrix;
 
 /// Van der Pol, IVP Test Set form: `y₁' = y₂`, `y₂' = μ(1 − y₁²) y₂ − y₁`,

@@ -16,9 +16,14 @@
 //! and the targets on the stiff squeezer (≥ 50× fewer RHS, ≥ 20× less time
 //! than DOP853 at rtol 1e-6).
 //!
+//! Last, Andrew's squeezer in the IVP Test Set's index-3 formulation: mbs's RADAU5
+//! with the mass matrix beside Hairer's Fortran RADAU5 ([`andrews_dae`]; its rows
+//! are left out with a note when gfortran is missing).
+//!
 //! The comparison with SciPy's `Radau`/`BDF` and Exudyn's generalized-α on the same
 //! mechanisms is the optional suite `stiff-peers` ([`peers`]).
 
+mod andrews_dae;
 mod cases;
 mod integrators;
 pub mod peers;
@@ -183,6 +188,7 @@ pub fn run(ctx: &mut Ctx) -> Suite {
     s.tables.push(targets);
     s.tables.push(main);
     s.tables.push(same);
+    s.tables.push(andrews_dae::andrews_table());
     s.data = data.into();
     s.settle_status();
     s
