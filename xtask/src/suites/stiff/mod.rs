@@ -397,13 +397,7 @@ fn library_default_row(
     let r = ctx.run_model(model, &method, choice, t_end, Sampling::Intervals(1));
     match r.traj() {
         Some(t) => {
-            let p = Point::new(
-                "library default",
-                family,
-                TOL,
-                t,
-                final_error(t, reference),
-            );
+            let p = Point::new("library default", family, TOL, t, final_error(t, reference));
             let mut row = main_row(
                 case,
                 &INTEGRATORS[0],
