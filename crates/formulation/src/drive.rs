@@ -4,9 +4,10 @@
 
 use mbs_integrators::descriptor::{DescriptorSettings, DescriptorSystem};
 use mbs_integrators::{
-    Error as IntegratorError, Info, NewtonParams, Observer, OdeSystem, PartitionedSystem, Stepper,
-    StepperSettings, drive,
+    Error as IntegratorError, Info, Jacobian, LinearSolver, NewtonParams, Observer, OdeSystem,
+    PartitionedSystem, Stepper, StepperSettings, drive,
 };
+use nalgebra::DMatrix;
 
 use crate::error::FormulationError;
 use crate::spec::RunSpec;
@@ -25,6 +26,25 @@ pub fn body_state_label(names: &[String], i: usize) -> String {
         Some(b) => format!("body `{b}` {what} {}", Q[j % 7]),
         None => format!("state component {i}"),
     }
+}
+
+/// `∂f/∂y` of `sys` at `(t, y)`, dense: the system's analytic Jacobian or forward
+/// differences `δ_j = √ε max(|y_j|, 1)` over its declared sparsity, as the implicit
+/// integrators form it ([`Jacobian`]). An evaluation error names the time.
+pub fn ode_jacobian<S: OdeSystem + ?Sized>(
+    sys: &mut S,
+    t: f64,
+    y: &[f64],
+) -> Result<DMatrix<f64>, FormulationError> {
+    let n = y.len();
+    let fail = |e: String| FormulationError::failed(t, format!("Jacobian at t = {t}: {e}"));
+    let mut jac = Jacobian::new(n, sys.jacobian_sparsity(), LinearSolver::Dense)
+        .map_err(|e| fail(e.to_string()))?;
+    let mut f0 = vec![0.0; n];
+    sys.rhs(t, y, &mut f0).map_err(|e| fail(e.to_string()))?;
+    jac.evaluate(sys, t, y, &f0, &mut Info::default())
+        .map_err(|e| fail(e.to_string()))?;
+    Ok(DMatrix::from_fn(n, n, |i, j| jac.entry(i, j)))
 }
 
 /// Names component `i` of a state vector without a body layout.

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use mbs_model::State;
-use nalgebra::DVector;
+use nalgebra::{DMatrix, DVector};
 
 use crate::error::FormulationError;
 use crate::sample::{RunStats, SampleSink};
@@ -45,6 +45,23 @@ pub trait Formulation {
         sink: &mut dyn SampleSink,
     ) -> Result<RunStats, FormulationError>;
 
+    /// The Jacobian `∂f/∂y` of the method's first-order right-hand side in its own
+    /// coordinates y at `spec.initial` (the linearization whose spectrum says
+    /// whether a model is stiff, `mbs::spectrum`), or only the dimension of y when it
+    /// exceeds `max_states`. Methods without one return
+    /// [`crate::FormulationErrorKind::NotImplemented`].
+    fn linearization(
+        &mut self,
+        spec: &RunSpec<'_>,
+        max_states: usize,
+    ) -> Result<Linearization, FormulationError> {
+        let _ = (spec, max_states);
+        Err(FormulationError::not_implemented(format!(
+            "{}: no linearization exposed",
+            self.name()
+        )))
+    }
+
     /// One evaluation of the method's right-hand side at `state` (layout
     /// [`crate::SAMPLE_LAYOUT`]), returning the accelerations q̈ (7 per body) it
     /// implies. Used by the criterion benches (cost of one RHS evaluation) and the
@@ -57,6 +74,18 @@ pub trait Formulation {
             self.name()
         )))
     }
+}
+
+/// What [`Formulation::linearization`] gives.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Linearization {
+    /// `∂f/∂y` at the initial state.
+    Jacobian(DMatrix<f64>),
+    /// Not formed: y has more states than asked for.
+    TooLarge {
+        /// Dimension of y.
+        states: usize,
+    },
 }
 
 impl fmt::Debug for dyn Formulation {

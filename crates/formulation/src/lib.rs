@@ -36,7 +36,7 @@ mod spec;
 
 pub use divergence::DivergenceCheck;
 pub use error::{FormulationError, FormulationErrorKind};
-pub use formulation::Formulation;
+pub use formulation::{Formulation, Linearization};
 pub use params::{Key, MethodEntry, MethodParams, ParamError, ParamSpec, Params, Preset, Problem};
 pub use runner::{OdeFormulation, Runner, StepCheck, finite_check, qdd_from_omega_dot};
 pub use sample::{RunStats, SAMPLE_LAYOUT, Sample, SampleSink};

@@ -10,11 +10,11 @@ use std::time::Instant;
 
 use mbs_integrators::{Info, Observer};
 use mbs_model::{Model, State, body_coords};
-use nalgebra::DVector;
+use nalgebra::{DMatrix, DVector};
 
 use crate::divergence::DivergenceCheck;
 use crate::error::{FormulationError, FormulationErrorKind};
-use crate::formulation::Formulation;
+use crate::formulation::{Formulation, Linearization};
 use crate::sample::{RunStats, SAMPLE_LAYOUT, Sample, SampleSink};
 use crate::spec::RunSpec;
 
@@ -63,6 +63,17 @@ pub trait OdeFormulation {
     /// them (not counted as right-hand-side evaluations).
     fn enrich(&mut self, t: f64, y: &[f64], sample: &mut Sample) {
         let _ = (t, y, sample);
+    }
+
+    /// The Jacobian `∂f/∂y` of the formulation's right-hand side at `(t, y)` (its own
+    /// coordinates), for the facade's linearized spectrum at the initial state
+    /// (`mbs::spectrum`); [`crate::drive::ode_jacobian`] does it for any
+    /// `OdeSystem`. Default: [`FormulationErrorKind::NotImplemented`].
+    fn jacobian(&mut self, t: f64, y: &[f64]) -> Result<DMatrix<f64>, FormulationError> {
+        let _ = (t, y);
+        Err(FormulationError::not_implemented(
+            "no Jacobian of the right-hand side exposed",
+        ))
     }
 
     /// The formulation's own counters (multiplier iterations, projections, …).
@@ -206,6 +217,26 @@ impl<F: OdeFormulation> Formulation for Runner<F> {
             None => Ok(stats),
             Some(e) => Err(e.with_stats(stats)),
         }
+    }
+
+    /// y at `spec.initial` ([`OdeFormulation::start`]) and the Jacobian there
+    /// ([`OdeFormulation::jacobian`]) when y has at most `max_states` components.
+    fn linearization(
+        &mut self,
+        spec: &RunSpec<'_>,
+        max_states: usize,
+    ) -> Result<Linearization, FormulationError> {
+        let (y0, _) = self.inner.start(spec)?;
+        if y0.len() > max_states {
+            return Ok(Linearization::TooLarge { states: y0.len() });
+        }
+        self.inner
+            .jacobian(spec.initial.t, &y0)
+            .map(Linearization::Jacobian)
+            .map_err(|mut e| {
+                e.message = format!("{}: {}", self.name, e.message);
+                e
+            })
     }
 
     fn accelerations(&mut self, state: &State) -> Result<DVector<f64>, FormulationError> {

@@ -79,6 +79,10 @@ pub struct RunStats {
     /// output and the copy of each sample), if measured; the per-sample derived
     /// quantities are computed after the integration and are not part of it.
     pub sampling_seconds: Option<f64>,
+    /// The explicit run's step was held by stability: Hairer's stiffness test of
+    /// RK45/DOP853 fired ([`mbs_integrators::stiffness`]); `None` otherwise.
+    #[serde(default)]
+    pub stiffness: Option<mbs_integrators::StiffnessReport>,
 }
 
 impl From<mbs_integrators::Info> for RunStats {
@@ -94,6 +98,7 @@ impl From<mbs_integrators::Info> for RunStats {
             projections: i.projections_applied,
             integration_seconds: None,
             sampling_seconds: None,
+            stiffness: i.stiffness,
         }
     }
 }

@@ -92,6 +92,7 @@ mod radau5;
 mod rk;
 mod staggered;
 mod stepper;
+pub mod stiffness;
 mod system;
 
 pub use adams::{Adams, MAX_ORDER, Params as AdamsParams};
@@ -118,4 +119,5 @@ pub use radau5::{Params as Radau5Params, Radau5};
 pub use rk::{EmbeddedRk, Method as RkMethod, Params as RkParams};
 pub use staggered::{CentralDifference, Params as StaggeredParams, TwoStageStaggered};
 pub use stepper::{Schedule, Step, Stepper};
+pub use stiffness::StiffnessReport;
 pub use system::{AbsTol, Info, Observer, OdeSystem, PartitionedSystem, Recorder};

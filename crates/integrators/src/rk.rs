@@ -37,6 +37,7 @@ use crate::dop853;
 use crate::driver::drive;
 use crate::error::{AtTime, Error};
 use crate::stepper::{Schedule, Step, Stepper};
+use crate::stiffness::{self, StiffnessTest};
 use crate::system::{AbsTol, Info, Observer, OdeSystem};
 
 /// A Butcher tableau of an FSAL embedded pair with a continuous extension.
@@ -58,6 +59,9 @@ struct Tableau {
     /// Smallest factor of the first step reduction after a failure
     /// (`ode45.m`: 0.1, `ode23.m`: 0.5).
     min_shrink: f64,
+    /// Stability boundary of Hairer's stiffness test on the last two stages (both
+    /// at `c = 1`), `None` for a pair without two such stages ([`crate::stiffness`]).
+    stiffness_boundary: Option<f64>,
 }
 
 /// How a pair estimates the local error of a step.
@@ -148,6 +152,7 @@ static DP45: Tableau = Tableau {
     pow: 1.0 / 5.0,
     order: 5,
     min_shrink: 0.1,
+    stiffness_boundary: Some(stiffness::DOPRI5_BOUNDARY),
 };
 
 /// Bogacki & Shampine (1989) 3(2), coefficients as in MATLAB `ode23.m`.
@@ -170,6 +175,8 @@ static BS23: Tableau = Tableau {
     pow: 1.0 / 3.0,
     order: 3,
     min_shrink: 0.5,
+    // one stage at c = 1 only: no stiffness test
+    stiffness_boundary: None,
 };
 
 /// Dormand & Prince 8(5,3), coefficients of Hairer's `dop853.f`.
@@ -181,6 +188,7 @@ static DOP853: Tableau = Tableau {
     pow: 1.0 / 8.0,
     order: 8,
     min_shrink: 0.1,
+    stiffness_boundary: Some(stiffness::DOP853_BOUNDARY),
 };
 
 /// Which embedded pair.
@@ -303,6 +311,8 @@ pub struct EmbeddedRk {
     err_component: Option<usize>,
     /// Step-size control of the current run.
     ctl: Control,
+    /// Hairer's stiffness test of the current run (RK45, DOP853).
+    stiff: Option<StiffnessTest>,
 }
 
 /// Step-size control state of [`EmbeddedRk`] between attempts.
@@ -358,6 +368,7 @@ impl EmbeddedRk {
             info: Info::default(),
             err_component: None,
             ctl: Control::default(),
+            stiff: None,
         }
     }
     /// Dormand–Prince 5(4) (`ode45`).
@@ -607,10 +618,46 @@ impl EmbeddedRk {
         Ok(Step::Rejected)
     }
 
+    /// Hairer's stiffness test after an accepted step (`dopri5.f`, `dop853.f`; see
+    /// [`crate::stiffness`]): `h|λ| ≈ |h| ‖k_s − k_{s−1}‖₂ / ‖y₁ − Y_{s−1}‖₂` from
+    /// the last two stages, both at `c = 1`, with
+    /// `y₁ − Y_{s−1} = h Σ_j (b_j − a_{s−1,j}) k_j` (formed in `e`, free after the
+    /// error test). No evaluation; `O(n)` per step.
+    fn test_stiffness(&mut self) {
+        let Some(test) = self.stiff.as_mut() else {
+            return;
+        };
+        let last = self.tab.c.len() - 1;
+        let (b, a) = (self.tab.a[last], self.tab.a[last - 1]);
+        self.e.fill(0.0);
+        for (j, kj) in self.k.iter().enumerate().take(last) {
+            let d = b.get(j).copied().unwrap_or(0.0) - a.get(j).copied().unwrap_or(0.0);
+            if d != 0.0 {
+                for (e, k) in self.e.iter_mut().zip(kj) {
+                    *e += d * k;
+                }
+            }
+        }
+        let (mut num, mut den) = (0.0, 0.0);
+        for i in 0..self.n {
+            num += (self.k[last][i] - self.k[last - 1][i]).powi(2);
+            den += self.e[i] * self.e[i];
+        }
+        // ‖y₁ − Y_{s−1}‖ = |h| ‖e‖: h|λ| = |h| √num / (|h| √den)
+        let h_lambda = if den > 0.0 {
+            (num / den).sqrt()
+        } else {
+            f64::NAN
+        };
+        test.record(self.t, h_lambda);
+        self.info.stiffness = test.report();
+    }
+
     /// An accepted step: `y ← y_new` (the old state stays in `y_new` for dense
     /// output); after a step without failure the next grows by
     /// `1 / (1.25 err^pow)`, at most 5×.
     fn accept(&mut self, err: f64, t_end: f64) -> Step {
+        self.test_stiffness();
         self.info.accepted_steps += 1;
         let c = &mut self.ctl;
         c.t_prev = self.t;
@@ -651,6 +698,11 @@ impl<S: OdeSystem + ?Sized> Stepper<S> for EmbeddedRk {
         };
         self.info = Info::default();
         self.err_component = None;
+        self.stiff = self
+            .tab
+            .stiffness_boundary
+            .filter(|_| self.params.fixed_step.is_none())
+            .map(StiffnessTest::new);
         self.t = t0;
         self.y.copy_from_slice(y0);
         Ok(())

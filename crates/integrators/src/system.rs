@@ -256,7 +256,7 @@ impl Observer for Recorder {
 }
 
 /// Integration statistics.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Info {
     /// Accepted steps.
     pub accepted_steps: usize,
@@ -277,6 +277,10 @@ pub struct Info {
     pub projections_applied: usize,
     /// The observer stopped the integration before `t_end`.
     pub stopped: bool,
+    /// The explicit Dormand–Prince pairs (RK45, DOP853): Hairer's stiffness test
+    /// fired — the step was held by stability ([`crate::stiffness`]). `None` when it
+    /// did not, and always for the integrators without the test.
+    pub stiffness: Option<crate::StiffnessReport>,
 }
 
 /// Absolute tolerance: one value for all components or one per component.

@@ -76,6 +76,7 @@ pub mod plot;
 pub mod recommend;
 pub mod registry;
 mod simulation;
+pub mod spectrum;
 mod step_watch;
 mod stop;
 mod trajectory;

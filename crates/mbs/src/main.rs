@@ -253,8 +253,8 @@ impl Common {
             );
         }
         let sim = Simulation::new(loaded.model)
-            .choose(method, &integrator)?
             .t_end(self.t_end)
+            .choose(method, &integrator)?
             .samples(self.samples)
             .max_steps(self.max_steps)
             .guard(!self.no_energy_guard);
@@ -381,6 +381,9 @@ fn run(cli: Cli) -> Result<u8, Error> {
             let sim = common.simulation(method)?.stop_handle(stop_on_signals());
             if let Some(reason) = sim.method_reason() {
                 outln!("method: {} ({reason})", sim.get_method());
+            }
+            if let Some(reason) = sim.integrator_reason() {
+                outln!("integrator: {} ({reason})", sim.get_integrator());
             }
             // A misspelt column is an error before the run, not after it.
             let columns = match coords {
@@ -655,6 +658,9 @@ fn print_summary(t: &Trajectory) {
         outln!("│ {k}{pk} │ {v}{pv} │");
     }
     outln!("{}", rule("└", "┴", "┘"));
+    if let Some(note) = t.stiffness_note() {
+        outln!("{note}");
+    }
 }
 
 /// Terminal columns of `s`: characters without the combining marks (the dot of

@@ -33,6 +33,12 @@
 //! When the class's method cannot build the model (e.g. `hdca` refuses a joint
 //! kind), the next method of [`MechanismClass::candidates`] is taken and the
 //! [`Recommendation::reason`] says so.
+//!
+//! Stiff models: the table's integrators are explicit. The recommendation also holds
+//! the linearized spectrum of the chosen method's ODE at the initial state
+//! ([`crate::spectrum`]); on an interval where it is stiff
+//! ([`Recommendation::integrator_for`]) the integrator becomes RADAU5
+//! ([`IntegratorKind::Radau5`]) and the reason names the spectrum.
 
 use std::fmt;
 use std::sync::Arc;
@@ -41,6 +47,7 @@ use mbs_model::Model;
 
 use crate::integrator::IntegratorChoice;
 use crate::method::Method;
+use crate::spectrum::{Skipped, Spectrum, linearized_spectrum};
 
 /// Bodies from which a closed-loop mechanism counts as large: the dense per-loop
 /// work of the accelerations-level front-ends grows faster than HDCA's O(n).
@@ -68,6 +75,8 @@ pub enum IntegratorKind {
     Dop853,
     /// Variable-order Adams–Bashforth–Moulton.
     Adams,
+    /// Radau IIA of order 5 (implicit), for stiff models ([`crate::spectrum`]).
+    Radau5,
 }
 
 impl IntegratorKind {
@@ -86,6 +95,10 @@ impl IntegratorKind {
                 rtol: tol,
                 atol: tol,
             },
+            Self::Radau5 => IntegratorChoice::Radau5 {
+                rtol: tol,
+                atol: tol,
+            },
         }
     }
 
@@ -95,6 +108,7 @@ impl IntegratorKind {
             Self::Rk45 => "rk45",
             Self::Dop853 => "dop853",
             Self::Adams => "adams",
+            Self::Radau5 => "radau5",
         }
     }
 }
@@ -182,6 +196,29 @@ pub struct Recommendation {
     pub integrator: IntegratorKind,
     /// One line: the class, the choice, and any fallback taken.
     pub reason: String,
+    /// The linearized spectrum of the method's ODE at the model's initial state, or
+    /// why it was not computed ([`crate::spectrum::linearized_spectrum`]).
+    pub spectrum: Result<Spectrum, Skipped>,
+}
+
+impl Recommendation {
+    /// The integrator family for a run over an interval of length `span`: RADAU5 when
+    /// the spectrum is stiff there ([`Spectrum::is_stiff`]), else the class's
+    /// [`Recommendation::integrator`]; with a line saying why when it is RADAU5.
+    pub fn integrator_for(&self, span: f64) -> (IntegratorKind, Option<String>) {
+        match &self.spectrum {
+            Ok(s) if s.is_stiff(span) => (
+                IntegratorKind::Radau5,
+                Some(format!(
+                    "stiff spectrum: ratio {}, largest |λ| {} 1/s, |λ|·(t_end − t₀) = {}",
+                    crate::sci(s.ratio(span)),
+                    crate::sci(s.largest),
+                    crate::sci(s.largest * span.abs())
+                )),
+            ),
+            _ => (self.integrator, None),
+        }
+    }
 }
 
 /// The recommended method and integrator for `model`: the first of its class's
@@ -208,11 +245,13 @@ pub fn recommend(model: &Arc<Model>) -> Recommendation {
                 if !refused.is_empty() {
                     reason.push_str(&format!(" ({})", refused.join("; ")));
                 }
+                let spectrum = linearized_spectrum(&method, model);
                 return Recommendation {
                     class,
                     method,
                     integrator,
                     reason,
+                    spectrum,
                 };
             }
             Err(e) => refused.push(format!("{name} cannot run it: {e}")),
@@ -226,5 +265,8 @@ pub fn recommend(model: &Arc<Model>) -> Recommendation {
             "no recommended method builds {class} ({}); alf-index1 with rk45",
             refused.join("; ")
         ),
+        spectrum: Err(Skipped::Unavailable(
+            "no recommended method builds it".into(),
+        )),
     }
 }

@@ -142,7 +142,10 @@ impl Simulation {
     /// — what `mbs run` does with `--method`, `--integrator`, `--rtol`, `--atol`, `--h`
     /// and the Python package's `mbs.simulate` with its arguments, so both reach the
     /// same defaults: without a method, the model's recommendation
-    /// ([`crate::recommend`]) and its integrator; with a method, RK45; tolerances
+    /// ([`crate::recommend`]) and its integrator — RADAU5 when the model's linearized
+    /// spectrum is stiff over the simulation's interval as set so far
+    /// ([`crate::recommend::Recommendation::integrator_for`]; set
+    /// [`Simulation::t_end`] first); with a method, RK45; tolerances
     /// 1e-6 unless given. An integrator that cannot be read is
     /// [`Error::UnknownIntegrator`] or [`Error::InvalidParameter`].
     ///
@@ -164,7 +167,7 @@ impl Simulation {
     ) -> Result<Self, Error> {
         let default_name = match &method {
             Some(_) => IntegratorChoice::default().name(),
-            None => self.recommendation().integrator.name(),
+            None => self.recommended_integrator().0.name(),
         };
         let integrator = integrator.resolve(default_name)?;
         if let Some(m) = method {
@@ -271,9 +274,36 @@ impl Simulation {
             (Some(i), _) => i,
             (None, Some(_)) => IntegratorChoice::default(),
             (None, None) => self
-                .recommendation()
-                .integrator
+                .recommended_integrator()
+                .0
                 .with_tol(crate::integrator::DEFAULT_TOL),
+        }
+    }
+    /// The recommendation's integrator family for this simulation's interval
+    /// ([`crate::recommend::Recommendation::integrator_for`]) and, when the spectrum
+    /// made it RADAU5, why.
+    pub fn recommended_integrator(&self) -> (crate::recommend::IntegratorKind, Option<String>) {
+        let span = self.t_end - self.initial().t;
+        self.recommendation().integrator_for(span)
+    }
+    /// Why the integrator is what it is, when it is the recommendation's and the
+    /// model's linearized spectrum decided it (stiff: RADAU5), or when the spectrum
+    /// could not be checked: one line.
+    pub fn integrator_reason(&self) -> Option<String> {
+        if self.integrator.is_some() && self.get_integrator().name() != "radau5" {
+            // chosen by the user (or by `choose` without a stiff spectrum)
+            return None;
+        }
+        if self.method.is_some() {
+            return None;
+        }
+        match (
+            &self.recommendation().spectrum,
+            self.recommended_integrator(),
+        ) {
+            (_, (_, Some(why))) => Some(why),
+            (Err(skipped), _) => Some(skipped.to_string()),
+            _ => None,
         }
     }
     /// The model's recommended method and integrator ([`crate::recommend`]).

@@ -162,6 +162,24 @@ impl Trajectory {
         self.total_energy.iter().map(|e| e - e0).collect()
     }
 
+    /// One line when the explicit run's step was held by stability (Hairer's test of
+    /// RK45/DOP853 fired, [`RunStats::stiffness`], see
+    /// [`mbs_integrators::stiffness`]), suggesting the implicit integrator; `None`
+    /// otherwise.
+    pub fn stiffness_note(&self) -> Option<String> {
+        let r = self.stats.stiffness?;
+        let name = self.integrator.split(':').next().unwrap_or("");
+        let test = if name == "dop853" { "DOP853" } else { "DOPRI5" };
+        Some(format!(
+            "stiff: step limited by stability from t = {} s ({test} stiffness test, \
+             h·|λ| ≈ {:.3} > {} on {} steps); try --integrator radau5",
+            crate::sci(r.first_t),
+            r.h_lambda,
+            r.boundary,
+            r.steps_at_boundary
+        ))
+    }
+
     /// max |E(t) − E(t₀) − W(t)| (the energy drift of a conservative system, the
     /// balance residual of any).
     pub fn energy_drift(&self) -> f64 {

@@ -325,6 +325,53 @@ fn diverging_simulation_is_exit_1_and_writes_partial_output() {
     assert!(d.join("trajectory.csv").is_file());
 }
 
+/// Stiffness in the summary (issue #31): an explicit run held by stability says so
+/// and suggests RADAU5; without `--integrator` a stiff spectrum picks RADAU5 and
+/// says why.
+#[test]
+fn run_summary_reports_stiffness_and_default_picks_radau5() {
+    let d = tmp("stiff-summary");
+    let o = mbs(&[
+        "run",
+        "andrews-squeezer-stiff-spring",
+        "--method",
+        "alf-dca-proj",
+        "--integrator",
+        "dop853",
+        "--rtol",
+        "1e-3",
+        "--t-end",
+        "0.01",
+        "--out",
+        d.to_str().unwrap(),
+        "-q",
+    ]);
+    let (out, err) = text(&o);
+    assert_eq!(code(&o), 0, "{out}\n{err}");
+    assert!(
+        out.contains("stiff: step limited by stability from t = ")
+            && out.contains("DOP853 stiffness test")
+            && out.contains("try --integrator radau5"),
+        "{out}"
+    );
+    let o = mbs(&[
+        "run",
+        "bushing-chain:n=4:k=1e6:c=10",
+        "--t-end",
+        "0.2",
+        "--out",
+        d.to_str().unwrap(),
+        "-q",
+    ]);
+    let (out, err) = text(&o);
+    assert_eq!(code(&o), 0, "{out}\n{err}");
+    assert!(
+        out.contains("integrator: radau5:rtol=1e-6:atol=1e-6 (stiff spectrum: ratio"),
+        "{out}"
+    );
+    assert!(!out.contains("stiff: step limited"), "{out}");
+}
+
 #[test]
 fn plot_coordinates_are_checked_and_compare_writes_per_method() {
     let Some(method) = working_method() else {

@@ -157,6 +157,20 @@ fn stats<'py>(py: Python<'py>, t: &Trajectory) -> PyResult<Bound<'py, PyDict>> {
     d.set_item("projections", s.projections)?;
     d.set_item("integration_seconds", s.integration_seconds)?;
     d.set_item("sampling_seconds", s.sampling_seconds)?;
+    // Hairer's stiffness test of RK45/DOP853 (None when it did not fire)
+    let stiffness = match s.stiffness {
+        Some(r) => {
+            let st = PyDict::new(py);
+            st.set_item("first_t", r.first_t)?;
+            st.set_item("steps_at_boundary", r.steps_at_boundary)?;
+            st.set_item("h_lambda", r.h_lambda)?;
+            st.set_item("boundary", r.boundary)?;
+            st.set_item("note", t.stiffness_note())?;
+            Some(st)
+        }
+        None => None,
+    };
+    d.set_item("stiffness", stiffness)?;
     Ok(d)
 }
 

@@ -20,6 +20,7 @@ fn kind_name(k: IntegratorKind) -> &'static str {
         IntegratorKind::Rk45 => "RK45",
         IntegratorKind::Dop853 => "DOP853",
         IntegratorKind::Adams => "Adams",
+        IntegratorKind::Radau5 => "RADAU5",
     }
 }
 

@@ -171,6 +171,11 @@ impl OdeFormulation for Index1Run {
         }
     }
 
+    /// `∂f/∂y` by [`mbs_formulation::drive::ode_jacobian`] (the linearized spectrum).
+    fn jacobian(&mut self, t: f64, y: &[f64]) -> Result<nalgebra::DMatrix<f64>, FormulationError> {
+        mbs_formulation::drive::ode_jacobian(&mut self.sys, t, y)
+    }
+
     fn state(&mut self, t: f64, y: &[f64]) -> Result<State, FormulationError> {
         let (q, v) = y.split_at(self.sys.n());
         Ok(super::sample_state(t, q, v))

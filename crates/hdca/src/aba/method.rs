@@ -63,6 +63,11 @@ impl OdeFormulation for Aba {
         integrate_ode(self, spec, y0, 1, newton(1e-10), &plain_state_label, obs)
     }
 
+    /// `∂f/∂y` by [`mbs_formulation::drive::ode_jacobian`] (the linearized spectrum).
+    fn jacobian(&mut self, t: f64, y: &[f64]) -> Result<nalgebra::DMatrix<f64>, FormulationError> {
+        mbs_formulation::drive::ode_jacobian(self, t, y)
+    }
+
     fn state(&mut self, t: f64, y: &[f64]) -> Result<State, FormulationError> {
         self.to_state(t, y)
             .map_err(|e| FormulationError::failed(t, e.to_string()))

@@ -127,6 +127,11 @@ impl OdeFormulation for JointAlf {
         integrate_ode(self, spec, y0, 1, newton(1e-9), &plain_state_label, obs)
     }
 
+    /// `∂f/∂y` by [`mbs_formulation::drive::ode_jacobian`] (the linearized spectrum).
+    fn jacobian(&mut self, t: f64, y: &[f64]) -> Result<nalgebra::DMatrix<f64>, FormulationError> {
+        mbs_formulation::drive::ode_jacobian(self, t, y)
+    }
+
     fn state(&mut self, t: f64, y: &[f64]) -> Result<State, FormulationError> {
         self.aba
             .to_state(t, y)

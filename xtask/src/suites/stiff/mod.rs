@@ -394,21 +394,22 @@ fn library_default_row(
 ) {
     let rec = mbs::recommend::recommend(&Arc::new(model.clone()));
     let method = rec.method.to_string();
-    let choice = rec.integrator.with_tol(TOL);
+    // RADAU5 when the linearized spectrum is stiff over the case's interval
+    let (kind, _) = rec.integrator_for(t_end);
+    let choice = kind.with_tol(TOL);
     if method == case.method && matches!(choice, IntegratorChoice::Dop853 { .. }) {
         return;
     }
-    let label = format!("library default: {method} / {}", rec.integrator.name());
+    let family = if matches!(kind, mbs::recommend::IntegratorKind::Radau5) {
+        Family::Implicit
+    } else {
+        Family::Explicit
+    };
+    let label = format!("library default: {method} / {}", kind.name());
     let r = ctx.run_model(model, &method, choice, t_end, Sampling::Intervals(1));
     match r.traj() {
         Some(t) => {
-            let p = Point::new(
-                "library default",
-                Family::Explicit,
-                TOL,
-                t,
-                final_error(t, reference),
-            );
+            let p = Point::new("library default", family, TOL, t, final_error(t, reference));
             let mut row = main_row(
                 case,
                 &INTEGRATORS[0],
