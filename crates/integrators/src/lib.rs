@@ -115,7 +115,7 @@ pub use newton_matrix::{
     ComplexMatrix, Jacobian, JacobianPattern, LinearSolver, RealMatrix, SPARSE_MAX_DENSITY,
     SPARSE_MIN_DIM,
 };
-pub use radau5::{Params as Radau5Params, Radau5};
+pub use radau5::{COSTLY_JACOBIAN_RHS, Params as Radau5Params, Radau5};
 pub use rk::{EmbeddedRk, Method as RkMethod, Params as RkParams};
 pub use staggered::{CentralDifference, Params as StaggeredParams, TwoStageStaggered};
 pub use stepper::{Schedule, Step, Stepper};

@@ -28,7 +28,7 @@
 //! * **Jacobian reuse**: a new Jacobian only when the last Newton iteration
 //!   converged slowly (`θ > thet`, default 0.001) or a step failed with an old one;
 //!   a finite-difference Jacobian that costs more right-hand sides than a step
-//!   (more than [`COSTLY_JACOBIAN_RHS`], a mechanism's dense one costs its state
+//!   (more than [`COSTLY_JACOBIAN_RHS`](crate::COSTLY_JACOBIAN_RHS), a mechanism's dense one costs its state
 //!   dimension) raises the threshold to `thet_costly` (default 0.1), RADAU5's
 //!   own advice ("increase WORK(3), to 0.1 say, when Jacobian evaluations are
 //!   costly");
@@ -156,7 +156,7 @@ pub struct Params {
     /// Recompute the Jacobian after a step whose Newton rate `θ` exceeded `thet`
     /// (`THET`, default 0.001).
     pub thet: f64,
-    /// `thet` when the last Jacobian cost more than [`COSTLY_JACOBIAN_RHS`]
+    /// `thet` when the last Jacobian cost more than [`COSTLY_JACOBIAN_RHS`](crate::COSTLY_JACOBIAN_RHS)
     /// right-hand sides (default 0.1; `thet` or below: RADAU5's policy).
     pub thet_costly: f64,
     /// Newton stopping tolerance; `None`: `max(10 ε/rtol', min(0.03, √rtol'))`.
