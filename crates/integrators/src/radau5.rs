@@ -197,6 +197,25 @@ impl Default for Params {
 }
 
 impl Params {
+    /// Hairer's RADAU5 as shipped (`WORK`/`IWORK` zero: `NIT = 7`, `THET =
+    /// 0.001` whatever a Jacobian costs, `QUOT1/QUOT2 = 1/1.2`, `SAFE = 0.9`,
+    /// Gustafsson's controller), dense LU as `DECSOL`, `rtol` and a scalar
+    /// `atol`: the settings under which step, Jacobian and LU counts compare
+    /// with the Fortran code's.
+    pub fn fortran(rtol: f64, atol: f64) -> Self {
+        Self {
+            thet: 0.001,
+            thet_costly: 0.0,
+            max_newton: 7,
+            quot1: 1.0,
+            quot2: 1.2,
+            safe: 0.9,
+            predictive: true,
+            linear_solver: LinearSolver::Dense,
+            ..Self::with_tol(rtol, atol)
+        }
+    }
+
     /// Defaults with `rtol` and a scalar `atol`.
     pub fn with_tol(rtol: f64, atol: f64) -> Self {
         Self {

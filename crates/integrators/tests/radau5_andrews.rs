@@ -14,16 +14,7 @@ use stiff_problems::{Andrews, VanDerPol};
 fn params(tol: f64, h0: f64) -> Radau5Params {
     Radau5Params {
         h0: Some(h0),
-        thet: 0.001,
-        // RADAU5's policy whatever the Jacobian costs
-        thet_costly: 0.0,
-        max_newton: 7,
-        quot1: 1.0,
-        quot2: 1.2,
-        safe: 0.9,
-        predictive: true,
-        linear_solver: LinearSolver::Dense,
-        ..Radau5Params::with_tol(tol, tol)
+        ..Radau5Params::fortran(tol, tol)
     }
 }
 

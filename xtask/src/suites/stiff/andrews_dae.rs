@@ -11,7 +11,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use mbs_integrators::{Error, Info, LinearSolver, Radau5, Radau5Params};
+use mbs_integrators::{Error, Info, Radau5, Radau5Params};
 
 use crate::report::Table;
 use crate::suites::peers::python::repo_root;
@@ -51,16 +51,7 @@ fn table() -> Table {
 fn ours(tol: f64, h0: f64) -> (Result<Info, Error>, Vec<f64>) {
     let p = Radau5Params {
         h0: Some(h0),
-        thet: 0.001,
-        // RADAU5's policy whatever the Jacobian costs
-        thet_costly: 0.0,
-        max_newton: 7,
-        quot1: 1.0,
-        quot2: 1.2,
-        safe: 0.9,
-        predictive: true,
-        linear_solver: LinearSolver::Dense,
-        ..Radau5Params::with_tol(tol, tol)
+        ..Radau5Params::fortran(tol, tol)
     };
     let mut sys = Andrews::default();
     let mut r = Radau5::new(27, p);
