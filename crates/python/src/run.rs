@@ -33,9 +33,10 @@ impl RunSettings<'_> {
     fn simulation(&self) -> Result<Simulation, Error> {
         let method = self.method.map(|m| m.parse::<Method>()).transpose()?;
         let model = Model::from_json_str(self.model_json)?;
+        // the span first: the stiffness check of the default integrator is over it
         let mut sim = Simulation::new(model)
-            .choose(method, &self.integrator)?
             .t_end(self.t_end)
+            .choose(method, &self.integrator)?
             .guard(self.guard);
         sim = match &self.times {
             Some(t) => sim.sampling(Sampling::Times(t.clone())),

@@ -149,6 +149,21 @@ def test_defaults_same_as_cli(cli, tmp_path, model, args, kwargs):
         assert "rtol=1e-8" in traj.integrator, traj.integrator
 
 
+@pytest.mark.parametrize("t_end", [0.1, 2.0])
+def test_default_integrator_follows_the_span_as_the_cli(cli, tmp_path, t_end):
+    """The stiffness check of the default integrator is over the run's span: the
+    bushing chain (largest |λ| ≈ 5.7e3 1/s) is stiff over 2 s (RADAU5) and not over
+    0.1 s (|λ|·span ≈ 570 < 1e3), in Python as in the CLI."""
+    model = "bushing-chain:n=4:k=1e6:c=10"
+    out = tmp_path / "cli"
+    cmd = [str(cli), "run", model, "--t-end", str(t_end), "--samples", "10", "--out", str(out), "-q"]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    traj = mbs.simulate(model, t_end=t_end, samples=10)
+    assert traj.integrator.startswith("radau5") == (t_end > 1.0), traj.integrator
+    assert compare_files(out, traj) > 10
+
+
 def test_edited_model_dict_same_as_cli_on_its_file(cli, tmp_path):
     """A model edited in Python and saved as a file: the CLI on the file and Python
     on the dict agree bit for bit (the JSON round trip is exact)."""
