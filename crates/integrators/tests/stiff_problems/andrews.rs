@@ -172,16 +172,33 @@ impl Andrews {
         ]
     }
 
+    /// `(sin, cos)` of the angles the loop closures use: β, β + Θ, γ, Φ + δ, δ,
+    /// Ω + ε, ε.
+    fn loop_angles(q: &[f64]) -> [(f64, f64); 7] {
+        [
+            q[0],
+            q[0] + q[1],
+            q[2],
+            q[3] + q[4],
+            q[4],
+            q[5] + q[6],
+            q[6],
+        ]
+        .map(f64::sin_cos)
+    }
+
     /// The constraints `g(q)`: the point E reached along the three loops
     /// (Hairer & Wanner sec VII.7).
     pub fn constraints(q: &[f64]) -> [f64; 6] {
-        let (s1, c1) = q[0].sin_cos();
-        let (s12, c12) = (q[0] + q[1]).sin_cos();
-        let (s3, c3) = q[2].sin_cos();
-        let (s45, c45) = (q[3] + q[4]).sin_cos();
-        let (s5, c5) = q[4].sin_cos();
-        let (s67, c67) = (q[5] + q[6]).sin_cos();
-        let (s7, c7) = q[6].sin_cos();
+        let [
+            (s1, c1),
+            (s12, c12),
+            (s3, c3),
+            (s45, c45),
+            (s5, c5),
+            (s67, c67),
+            (s7, c7),
+        ] = Self::loop_angles(q);
         let (ex, ey) = (RR * c1 - D * c12, RR * s1 - D * s12);
         [
             ex - SS * s3 - XB,
@@ -195,13 +212,15 @@ impl Andrews {
 
     /// `G(q) = ∂g/∂q`, 6×7 row major.
     pub fn constraint_jacobian(q: &[f64]) -> [[f64; 7]; 6] {
-        let (s1, c1) = q[0].sin_cos();
-        let (s12, c12) = (q[0] + q[1]).sin_cos();
-        let (s3, c3) = q[2].sin_cos();
-        let (s45, c45) = (q[3] + q[4]).sin_cos();
-        let (s5, c5) = q[4].sin_cos();
-        let (s67, c67) = (q[5] + q[6]).sin_cos();
-        let (s7, c7) = q[6].sin_cos();
+        let [
+            (s1, c1),
+            (s12, c12),
+            (s3, c3),
+            (s45, c45),
+            (s5, c5),
+            (s67, c67),
+            (s7, c7),
+        ] = Self::loop_angles(q);
         let mut g = [[0.0; 7]; 6];
         for r in [0, 2, 4] {
             g[r][0] = -RR * s1 + D * s12;
